@@ -824,7 +824,7 @@ mod tests {
                     set.grid.coverage().0 > set.len() / 2,
                     "the cloth runs the grid kernel"
                 );
-                set.grid.wide = wide;
+                set.grid.set_wide(wide);
             }
             None => set.grid = GridPlan::default(),
         }

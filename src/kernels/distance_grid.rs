@@ -100,8 +100,10 @@ pub(crate) struct GridPlan {
     /// Floats of scratch the planned blocks' copies take together.
     scratch_len: usize,
     /// Whether the CPU has AVX-512F and AVX-512VL, for the kernel's wide build (32
-    /// vector registers; the same operations, so the same bits).
-    pub(crate) wide: bool,
+    /// vector registers; the same operations, so the same bits). Set only where the
+    /// CPU has them ([`GridPlan::new`], [`GridPlan::set_wide`]): `project_block` relies
+    /// on it.
+    wide: bool,
 }
 
 impl GridPlan {
@@ -208,6 +210,15 @@ impl GridPlan {
     pub(crate) fn scratch_of(&self, b: usize) -> Range<usize> {
         let at = self.blocks[b].as_ref().expect("a planned block").scratch_at;
         at..at + ROWS * self.size
+    }
+
+    /// Runs the AVX2 build (`false`) or, where the CPU has AVX-512F and AVX-512VL, the
+    /// wide one (`true`), for the tests that compare the two. Panics for the wide
+    /// build on a CPU without them.
+    #[cfg(test)]
+    pub(crate) fn set_wide(&mut self, wide: bool) {
+        assert!(!wide || super::simd::avx512vl_available(), "no AVX-512VL");
+        self.wide = wide;
     }
 
     /// The particles of block item `b` (it must run this kernel). Panics for a block
@@ -461,15 +472,29 @@ mod avx {
             while i + 8 <= len {
                 let h = load_lanes(hot.add(i) as *const f32);
                 let q = load_lanes(base.add(i) as *const f32);
-                for (r, v) in h.into_iter().enumerate() {
-                    _mm256_storeu_ps(rows.row(r).add(i), v);
-                }
-                for (r, v) in q.into_iter().take(3).enumerate() {
-                    _mm256_storeu_ps(rows.row(4 + r).add(i), v);
-                }
+                store_rows(rows, i, h, q);
                 i += 8;
             }
             copy_in_from(rows, hot, base, i, len);
+        }
+    }
+
+    /// Stores eight particles' hot records `h` (x, y, z, inverse mass) and base
+    /// positions `q` (x, y, z; the fourth lane is not kept), in lanes, at values
+    /// `i..i + 8` of the rows.
+    ///
+    /// # Safety
+    /// AVX is enabled; the rows hold at least `i + 8` values.
+    #[inline(always)]
+    unsafe fn store_rows(rows: &Rows, i: usize, h: [__m256; 4], q: [__m256; 4]) {
+        // SAFETY: the caller's promise.
+        unsafe {
+            for (r, v) in h.into_iter().enumerate() {
+                _mm256_storeu_ps(rows.row(r).add(i), v);
+            }
+            for (r, v) in q.into_iter().take(3).enumerate() {
+                _mm256_storeu_ps(rows.row(4 + r).add(i), v);
+            }
         }
     }
 
@@ -528,12 +553,7 @@ mod avx {
                     std::ptr::null_mut(),
                     &mut ok,
                 );
-                for (r, v) in h.into_iter().enumerate() {
-                    _mm256_storeu_ps(rows.row(r).add(i), v);
-                }
-                for (r, v) in q.into_iter().take(3).enumerate() {
-                    _mm256_storeu_ps(rows.row(4 + r).add(i), v);
-                }
+                store_rows(rows, i, h, q);
                 i += 8;
             }
             let n = len - whole;
