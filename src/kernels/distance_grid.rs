@@ -381,6 +381,7 @@ mod avx {
         base: *mut Vec3A,
         pass: Option<(&'a Boundary, *mut Vec3)>,
         rows: Rows,
+        /// 1 / h² of the substep (1/s²), for the XPBD α = compliance / h².
         inv_h2: f32,
     }
 
