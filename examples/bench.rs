@@ -39,7 +39,8 @@
 //! `--substeps` (default 10), `--iterations` (default 1), `--frames` (default 300),
 //! `--friction MU` (particles only: static and dynamic friction between the particles,
 //! `ParticleMaterial`; default 0, frictionless),
-//! `--profiling 1` (the world times its stages; default 0),
+//! `--profiling 1` (the world times its stages, and the JSON gains `stages_ms_per_frame`:
+//! each stage that ran, ms per frame, the groups `step` and `substep` included; default 0),
 //! `--sleep 1` (not dam_break: sleeping on, `WorldDesc::sleeping`, and every body put to sleep before
 //! the timed frames with `World::sleep_all`, as a level loaded at rest: the frames
 //! time what sleeping bodies cost; the JSON then ends with `asleep_particles`, the
@@ -291,9 +292,15 @@ fn run(o: &Options) -> Result<String, String> {
         scene.world.sleep_all().map_err(|e| e.to_string())?;
     }
     let constraints = scene.constraints;
+    let mut stage_ns = [0u64; sinew::PROFILE_STAGE_COUNT];
     let start = Instant::now();
     for _ in 0..o.frames {
         scene.world.step(FRAME_DT).map_err(|e| e.to_string())?;
+        if o.profiling {
+            for (sum, t) in stage_ns.iter_mut().zip(scene.world.stage_times()) {
+                *sum += t.nanoseconds;
+            }
+        }
     }
     let seconds = start.elapsed().as_secs_f64();
     let stats = scene.world.neighbour_stats();
@@ -310,6 +317,9 @@ fn run(o: &Options) -> Result<String, String> {
     };
     if o.schedule {
         snapshot += &schedule_figures(&scene.world);
+    }
+    if o.profiling {
+        snapshot += &stage_figures(&stage_ns, o.frames);
     }
     if o.sleep {
         snapshot += &format!(
@@ -678,6 +688,19 @@ fn stream_bandwidth(len: usize, threads: usize) -> (f64, f64) {
 }
 
 /// The `--schedule 1` fields (see the module doc).
+/// `--profiling 1`: each stage's wall-clock time that ran, in ms per frame (summed over
+/// the frames' steps, `World::stage_times`; groups included), as `"stages":{...}`.
+fn stage_figures(stage_ns: &[u64; sinew::PROFILE_STAGE_COUNT], frames: u32) -> String {
+    let per_frame = |ns: u64| ns as f64 / 1e6 / frames.max(1) as f64;
+    let stages: Vec<String> = sinew::ProfileStage::ALL
+        .iter()
+        .zip(stage_ns)
+        .filter(|(_, &ns)| ns > 0)
+        .map(|(stage, &ns)| format!("\"{}\":{:.3}", stage.name(), per_frame(ns)))
+        .collect();
+    format!(",\"stages_ms_per_frame\":{{{}}}", stages.join(","))
+}
+
 fn schedule_figures(world: &sinew::World) -> String {
     let sets = world.constraint_sets();
     let set = [world.distance_constraints(), &sets.link]
