@@ -40,7 +40,8 @@
 //! `--friction MU` (particles only: static and dynamic friction between the particles,
 //! `ParticleMaterial`; default 0, frictionless),
 //! `--profiling 1` (the world times its stages, and the JSON gains `stages_ms_per_frame`:
-//! each stage that ran, ms per frame, the groups `step` and `substep` included; default 0),
+//! each stage that ran, ms per frame, the groups `step` and `substep` included; every
+//! scene but rings_2d and stream; default 0),
 //! `--sleep 1` (not dam_break: sleeping on, `WorldDesc::sleeping`, and every body put to sleep before
 //! the timed frames with `World::sleep_all`, as a level loaded at rest: the frames
 //! time what sleeping bodies cost; the JSON then ends with `asleep_particles`, the
@@ -397,9 +398,15 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
     }
     let surface = sinew::SurfaceDesc::default();
     let (mut vertices, mut normals, mut indices) = (Vec::new(), Vec::new(), Vec::new());
+    let mut stage_ns = [0u64; sinew::PROFILE_STAGE_COUNT];
     for frame in 1..=o.frames {
         let start = Instant::now();
         scene.world.step(FRAME_DT).map_err(|e| e.to_string())?;
+        if o.profiling {
+            for (sum, t) in stage_ns.iter_mut().zip(scene.world.stage_times()) {
+                *sum += t.nanoseconds;
+            }
+        }
         if o.anisotropy {
             scene
                 .world
@@ -436,7 +443,7 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
             "{{\"scene\":\"dam_break\",\"n\":{},\"particles\":{},\"threads\":{},",
             "\"substeps\":{},\"iterations\":{},\"frames\":{},\"ms_per_frame\":{:.3},",
             "\"mpi_per_s\":{:.2},\"mean_density_ratio\":{:.4},\"max_density_ratio\":{:.4},",
-            "\"front_0_25s\":{},\"front_0_5s\":{},\"front_1s\":{}}}"
+            "\"front_0_25s\":{},\"front_0_5s\":{},\"front_1s\":{}{}}}"
         ),
         n,
         count,
@@ -451,6 +458,11 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
         front(fronts[0]),
         front(fronts[1]),
         front(fronts[2]),
+        if o.profiling {
+            stage_figures(&stage_ns, o.frames)
+        } else {
+            String::new()
+        },
     ))
 }
 
@@ -687,9 +699,9 @@ fn stream_bandwidth(len: usize, threads: usize) -> (f64, f64) {
     (bytes(16) / best[0] / 1e9, bytes(24) / best[1] / 1e9)
 }
 
-/// The `--schedule 1` fields (see the module doc).
-/// `--profiling 1`: each stage's wall-clock time that ran, in ms per frame (summed over
-/// the frames' steps, `World::stage_times`; groups included), as `"stages":{...}`.
+/// The `--profiling 1` field `stages_ms_per_frame`: the wall-clock time of each stage
+/// that ran, ms per frame (summed over the frames' steps, `World::stage_times`; the
+/// groups included).
 fn stage_figures(stage_ns: &[u64; sinew::PROFILE_STAGE_COUNT], frames: u32) -> String {
     let per_frame = |ns: u64| ns as f64 / 1e6 / frames.max(1) as f64;
     let stages: Vec<String> = sinew::ProfileStage::ALL
@@ -701,6 +713,7 @@ fn stage_figures(stage_ns: &[u64; sinew::PROFILE_STAGE_COUNT], frames: u32) -> S
     format!(",\"stages_ms_per_frame\":{{{}}}", stages.join(","))
 }
 
+/// The `--schedule 1` fields (see the module doc).
 fn schedule_figures(world: &sinew::World) -> String {
     let sets = world.constraint_sets();
     let set = [world.distance_constraints(), &sets.link]
