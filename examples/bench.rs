@@ -298,9 +298,7 @@ fn run(o: &Options) -> Result<String, String> {
     for _ in 0..o.frames {
         scene.world.step(FRAME_DT).map_err(|e| e.to_string())?;
         if o.profiling {
-            for (sum, t) in stage_ns.iter_mut().zip(scene.world.stage_times()) {
-                *sum += t.nanoseconds;
-            }
+            add_stage_times(&mut stage_ns, &scene.world);
         }
     }
     let seconds = start.elapsed().as_secs_f64();
@@ -403,9 +401,7 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
         let start = Instant::now();
         scene.world.step(FRAME_DT).map_err(|e| e.to_string())?;
         if o.profiling {
-            for (sum, t) in stage_ns.iter_mut().zip(scene.world.stage_times()) {
-                *sum += t.nanoseconds;
-            }
+            add_stage_times(&mut stage_ns, &scene.world);
         }
         if o.anisotropy {
             scene
@@ -697,6 +693,13 @@ fn stream_bandwidth(len: usize, threads: usize) -> (f64, f64) {
     let best = best.into_inner().expect("no thread panicked");
     let bytes = |per_element: usize| (len * per_element * repeats) as f64;
     (bytes(16) / best[0] / 1e9, bytes(24) / best[1] / 1e9)
+}
+
+/// Adds the last step's stage times (`World::stage_times`, ns) to `stage_ns`.
+fn add_stage_times(stage_ns: &mut [u64; sinew::PROFILE_STAGE_COUNT], world: &sinew::World) {
+    for (sum, t) in stage_ns.iter_mut().zip(world.stage_times()) {
+        *sum += t.nanoseconds;
+    }
 }
 
 /// The `--profiling 1` field `stages_ms_per_frame`: the wall-clock time of each stage
