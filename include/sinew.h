@@ -3398,7 +3398,9 @@ SinewStatus sinew_world_remove_pins(struct SinewWorld world, uint32_t first, uin
 /**
  * Writes the force (N, world) each pin of `first..first + count` exerted on its
  * particle in the last substep to `out` (its collider received the opposite at the
- * pin's point; zero for a removed pin and before the first step).
+ * pin's point; zero for a removed pin and before the first step). Always finite: a
+ * force past what a `float` holds (a very heavy particle pulled far in a very short
+ * substep) reads as the largest `float` along the pin's direction.
  *
  * # Safety
  * `out` must point to `count` writable SinewVec3.
@@ -3985,9 +3987,10 @@ SinewStatus sinew_surface_desc_init(struct SinewSurfaceDesc *out);
  * costs nothing in a step. The mesh is closed, its normals point out and its triangles
  * wind counter-clockwise seen from outside. Buffers grow on the first build and when
  * the mesh grows; later builds do not allocate. An empty fluid has an empty mesh. A
- * cell size outside [radius / 8, radius], a radius outside [spacing, 4 spacing] or a
- * grid of more than SINEW_MAX_SURFACE_BLOCKS blocks of 8³ cells is
- * SINEW_ERROR_OUT_OF_RANGE.
+ * cell size outside [radius / 8, radius], a radius outside [spacing, 4 spacing], a
+ * grid of more than SINEW_MAX_SURFACE_BLOCKS blocks of 8³ cells, or a fluid so far
+ * from the world origin that `float` positions there are spaced wider than the grid's
+ * blocks of 8 cells is SINEW_ERROR_OUT_OF_RANGE.
  *
  * # Safety
  * `desc` must point to a readable SinewSurfaceDesc; `out_counts` to one writable

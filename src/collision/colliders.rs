@@ -617,9 +617,12 @@ impl Colliders {
             reports.push(report);
         }
         let step_dt: f32 = r.get()?;
-        codec::ensure(step_dt.is_finite() && step_dt >= 0.0, || {
-            format!("the last step's length {step_dt} s")
-        })?;
+        // 0 before the first step, else a step's length as `World::step` accepts it
+        // (a tiny one made the wrench's 1 / dt infinite, and 0 · inf NaN).
+        codec::ensure(
+            step_dt == 0.0 || (crate::limits::MIN_DT..=crate::limits::MAX_DT).contains(&step_dt),
+            || format!("the last step's length {step_dt} s"),
+        )?;
         let pins = Colliders::load_pins(r, particles)?;
         for (k, p) in pins.iter().enumerate() {
             // A live pin names a live collider (removing one removes its pins).

@@ -212,7 +212,9 @@ pub extern "C" fn sinew_world_remove_pins(
 
 /// Writes the force (N, world) each pin of `first..first + count` exerted on its
 /// particle in the last substep to `out` (its collider received the opposite at the
-/// pin's point; zero for a removed pin and before the first step).
+/// pin's point; zero for a removed pin and before the first step). Always finite: a
+/// force past what a `float` holds (a very heavy particle pulled far in a very short
+/// substep) reads as the largest `float` along the pin's direction.
 ///
 /// # Safety
 /// `out` must point to `count` writable SinewVec3.

@@ -356,9 +356,10 @@ impl From<SurfaceCounts> for SinewSurfaceCounts {
 /// costs nothing in a step. The mesh is closed, its normals point out and its triangles
 /// wind counter-clockwise seen from outside. Buffers grow on the first build and when
 /// the mesh grows; later builds do not allocate. An empty fluid has an empty mesh. A
-/// cell size outside [radius / 8, radius], a radius outside [spacing, 4 spacing] or a
-/// grid of more than SINEW_MAX_SURFACE_BLOCKS blocks of 8³ cells is
-/// SINEW_ERROR_OUT_OF_RANGE.
+/// cell size outside [radius / 8, radius], a radius outside [spacing, 4 spacing], a
+/// grid of more than SINEW_MAX_SURFACE_BLOCKS blocks of 8³ cells, or a fluid so far
+/// from the world origin that `float` positions there are spaced wider than the grid's
+/// blocks of 8 cells is SINEW_ERROR_OUT_OF_RANGE.
 ///
 /// # Safety
 /// `desc` must point to a readable SinewSurfaceDesc; `out_counts` to one writable

@@ -278,7 +278,8 @@ impl World {
     }
 
     /// The force (N, world) each pin of `first..first + out.len()` exerted on its
-    /// particle in the last substep; its collider received the opposite.
+    /// particle in the last substep; its collider received the opposite. Finite: past
+    /// `f32::MAX` N it reads as `f32::MAX` along the pin's direction.
     pub fn read_pin_forces(&self, first: u32, out: &mut [Vec3]) -> Result<()> {
         self.collision().colliders.pin_forces(first, out)
     }

@@ -1,15 +1,16 @@
 //! The surface mesh (src/fluid/render/surface.rs): closed and consistently wound,
 //! with outward normals, around a resting block (enclosing the particles' volume) and
 //! a ball of particles (its area near 4πr²); the same bits on 1 and 4 threads; never
-//! a NaN; an empty fluid has an empty mesh; parameters out of range are refused; a
-//! second build does not allocate; blocks far apart (the build's sparse path) each
-//! have the mesh of one.
+//! a NaN; an empty fluid has an empty mesh; parameters out of range are refused, and
+//! so is a fluid too far from the world origin for the grid's cells (where an internal
+//! error was reported before); a second build does not allocate; blocks far apart
+//! (the build's sparse path) each have the mesh of one.
 
 use std::collections::HashMap;
 
 use crate::counting_alloc::allocations_in;
 use crate::fluid_box::closed_box;
-use sinew::{FluidDesc, FluidId, SurfaceCounts, SurfaceDesc, Vec3, World, WorldDesc};
+use sinew::{ErrorKind, FluidDesc, FluidId, SurfaceCounts, SurfaceDesc, Vec3, World, WorldDesc};
 
 const S: f32 = 0.05;
 const DT: f32 = 1.0 / 60.0;
@@ -410,4 +411,42 @@ fn far_apart_blocks_each_have_the_mesh_of_one_block() {
             "gap {gap} m: volume ratio {ratio}"
         );
     }
+}
+
+/// A block of water laid 1e9 m along z (an accepted coordinate, where `f32` positions
+/// are 64 m apart) cannot be sampled on cells of a few centimetres: the build is
+/// refused with OUT_OF_RANGE and a message. Before, the grid's
+/// origin rounded past the particles and the build panicked on a block outside its
+/// box (found by the API fuzzer). The same block 10 km out still has its mesh.
+#[test]
+fn a_fluid_too_far_from_the_origin_is_refused() {
+    let mut w = world(1, Vec3::ZERO);
+    let (near, far, out) = (fluid(&mut w, 64), fluid(&mut w, 64), fluid(&mut w, 64));
+    w.emit_fluid(near, &block((4, 4, 4), Vec3::ZERO), None)
+        .unwrap();
+    w.emit_fluid(far, &block((4, 4, 4), Vec3::new(0.0, 0.0, 1.0e9)), None)
+        .unwrap();
+    w.emit_fluid(out, &block((4, 4, 4), Vec3::new(1.0e4, 0.0, 0.0)), None)
+        .unwrap();
+    let kept = build(&mut w, near, &SurfaceDesc::default());
+    assert!(!kept.indices.is_empty());
+    let e = w
+        .build_fluid_surface(far, &SurfaceDesc::default(), 1.0)
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::OutOfRange, "{e}");
+    assert!(e.to_string().contains("from the world origin"), "{e}");
+    // As every build that fails past its settings' checks, it leaves no mesh; the
+    // next build of the near fluid gives its mesh again, bit for bit.
+    assert!(w.fluid_surface(near).is_err() && w.fluid_surface(far).is_err());
+    assert_eq!(
+        build(&mut w, near, &SurfaceDesc::default()).bits(),
+        kept.bits()
+    );
+    let there = build(&mut w, out, &SurfaceDesc::default());
+    there.assert_closed();
+    let (v, v0) = (there.volume(), kept.volume());
+    assert!(
+        (v / v0 - 1.0).abs() < 0.02,
+        "{v} m³ against {v0} near the origin"
+    );
 }

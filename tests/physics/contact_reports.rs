@@ -344,3 +344,43 @@ fn contact_reports_and_events_are_deterministic_across_threads() {
         assert!(a == b, "step {k}: 2 threads differ");
     }
 }
+
+/// A forged snapshot whose last step lasted 1e-30 s (no step is that short: `MIN_DT`)
+/// is refused with a message: restored, the wrench's 1 / dt was infinite and a
+/// collider with no contact read 0 · inf = NaN as its force and torque (found by the
+/// API fuzzer). Every other place those bits occur in the snapshot, forged the same
+/// way, is refused or gives a finite wrench.
+#[test]
+fn a_snapshot_whose_last_step_was_too_short_is_refused() {
+    let dt = 0.012_345_7_f32;
+    let mut w = world(4, 1, 1);
+    let id = table(&mut w, 0.0);
+    add_pile(&mut w, 1);
+    w.step(dt).unwrap();
+    let snap = w.snapshot();
+    let body = &snap[sinew::SNAPSHOT_HEADER_BYTES..];
+    let bits = dt.to_le_bytes();
+    let at: Vec<usize> = (0..body.len() - 4)
+        .filter(|&i| body[i..i + 4] == bits)
+        .collect();
+    assert!(!at.is_empty(), "the step's length is in the snapshot");
+    let mut refused = 0;
+    for i in at {
+        let mut forged = body.to_vec();
+        forged[i..i + 4].copy_from_slice(&1.0e-30f32.to_le_bytes());
+        match World::from_snapshot(&sinew::seal_snapshot(&forged), 1) {
+            Err(e) => {
+                assert_eq!(e.kind, sinew::ErrorKind::InvalidArgument, "{e}");
+                refused += usize::from(e.to_string().contains("last step's length"));
+            }
+            Ok(r) => {
+                let wrench = r.collider_contact_wrench(id, None).unwrap();
+                assert!(
+                    wrench.force.is_finite() && wrench.torque.is_finite(),
+                    "forged at byte {i}: {wrench:?}"
+                );
+            }
+        }
+    }
+    assert_eq!(refused, 1, "the colliders' last step length refused once");
+}

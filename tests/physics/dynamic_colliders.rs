@@ -365,3 +365,44 @@ fn a_heavy_load_moves_a_light_crate_within_the_step() {
         "particle {vp} vs {together}"
     );
 }
+
+/// A pin's force is |λ| / h² along the pin, and with accepted values it passes what
+/// `f32` holds: a particle of 1e12 kg (the smallest inverse mass) pulled 1e9 m in the
+/// shortest substep (`MIN_DT` over `MAX_SUBSTEPS`, about 1e-9 s) feels about 1e39 N.
+/// It reads as the largest `f32` along the pin, finite (before, the infinite magnitude
+/// times the direction's zero components read as NaN; found by the API fuzzer).
+#[test]
+fn a_pin_force_past_f32_reads_as_the_largest_float() {
+    let mut w = World::new(WorldDesc {
+        gravity: Vec3::ZERO,
+        substeps: sinew::MAX_SUBSTEPS,
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let post = w
+        .add_collider(&ColliderDesc {
+            shape: Shape::Sphere { radius: 0.1 },
+            position: Vec3::new(5.0e8, 0.0, 0.0),
+            ..ColliderDesc::default()
+        })
+        .unwrap();
+    let heavy = w
+        .add_particles(
+            &[Vec3::new(-5.0e8, 0.0, 1.0)],
+            Some(&[sinew::MIN_INVERSE_MASS]),
+        )
+        .unwrap();
+    // The pin's point 1 m off the post (outside it): the pull is along x alone.
+    let pin = w
+        .pin_to_collider(post, &[heavy], &[Vec3::new(0.0, 0.0, 1.0)], 0.0)
+        .unwrap();
+    w.step(sinew::MIN_DT).unwrap();
+    let mut force = [Vec3::splat(1.0)];
+    w.read_pin_forces(pin, &mut force).unwrap();
+    let f = force[0];
+    // Along x (at 5e8 m positions are 32 m apart, so the last substep's pull may
+    // point either way), saturated, the other components zero.
+    assert!(f.is_finite(), "{f}");
+    assert_eq!((f.x.abs(), f.y, f.z), (f32::MAX, 0.0, 0.0), "{f}");
+}

@@ -2636,7 +2636,9 @@ namespace Sinew.Native
         /// <summary>
         /// Writes the force (N, world) each pin of <c>first..first + count</c> exerted on its
         /// particle in the last substep to <c>out</c> (its collider received the opposite at the
-        /// pin's point; zero for a removed pin and before the first step).
+        /// pin's point; zero for a removed pin and before the first step). Always finite: a
+        /// force past what a <c>float</c> holds (a very heavy particle pulled far in a very short
+        /// substep) reads as the largest <c>float</c> along the pin's direction.
         /// </summary>
         /// <remarks><c>out</c> must point to <c>count</c> writable SinewVec3.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -3073,9 +3075,10 @@ namespace Sinew.Native
         /// costs nothing in a step. The mesh is closed, its normals point out and its triangles
         /// wind counter-clockwise seen from outside. Buffers grow on the first build and when
         /// the mesh grows; later builds do not allocate. An empty fluid has an empty mesh. A
-        /// cell size outside [radius / 8, radius], a radius outside [spacing, 4 spacing] or a
-        /// grid of more than SINEW_MAX_SURFACE_BLOCKS blocks of 8³ cells is
-        /// SINEW_ERROR_OUT_OF_RANGE.
+        /// cell size outside [radius / 8, radius], a radius outside [spacing, 4 spacing], a
+        /// grid of more than SINEW_MAX_SURFACE_BLOCKS blocks of 8³ cells, or a fluid so far
+        /// from the world origin that <c>float</c> positions there are spaced wider than the grid's
+        /// blocks of 8 cells is SINEW_ERROR_OUT_OF_RANGE.
         /// </summary>
         /// <remarks>
         /// <c>desc</c> must point to a readable SinewSurfaceDesc; <c>out_counts</c> to one writable

@@ -855,7 +855,16 @@ impl Colliders {
             if let Some(p) = c.proxy.as_mut() {
                 p.push(-dir * dl, arm, inv_h);
             }
-            pin.force = dir * (pin.lambda * inv_h2);
+            // |λ| / h² can pass what f32 holds (`limits::saturate_force`): the
+            // magnitude saturates before it meets the direction, whose zero
+            // components would turn an infinite one into NaN.
+            let magnitude = crate::limits::saturate_force(pin.lambda.abs() * inv_h2);
+            pin.force = dir
+                * if pin.lambda < 0.0 {
+                    -magnitude
+                } else {
+                    magnitude
+                };
         }
     }
 

@@ -367,8 +367,23 @@ impl Grid {
             return Ok(None);
         }
         let block = params.cell * B as f32;
-        let origin = ((lo / block).floor() - 2.0) * block;
+        let mut origin = ((lo / block).floor() - 2.0) * block;
         let inv = 1.0 / params.cell;
+        // The lowest particle lies at least DENSE_PAD blocks above the origin, so that
+        // every block the box and the particles' reach hold has coordinates >= 0 (a
+        // block key packs them unsigned). Rounding can leave it just short: one block
+        // more on that axis. Far from the world's origin, where f32 positions are
+        // spaced wider than a block, no origin gives the margin: refused.
+        let margin = Vec3::splat((B * DENSE_PAD) as f32);
+        let short = ((lo - origin) * inv).cmplt(margin);
+        origin -= Vec3::select(short, Vec3::splat(block), Vec3::ZERO);
+        if ((lo - origin) * inv).cmplt(margin).any() {
+            return Err(Error::out_of_range(format!(
+                "the fluid lies {} m from the world origin, where positions are too coarse for a surface grid of cell size {} m: use a larger cell_size or keep the fluid nearer the origin",
+                lo.abs().max(hi.abs()).max_element(),
+                params.cell
+            )));
+        }
         // Room for the kernel and the margin below 2^21 blocks.
         let limit = ((1i64 << KEY_BITS) - 2) as f32 * B as f32 - params.r - MARGIN as f32;
         let (ulo, uhi) = ((lo - origin) * inv, (hi - origin) * inv);
