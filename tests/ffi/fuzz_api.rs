@@ -6,6 +6,8 @@
 //!   time is up). Fails on any finding of a kind not in `KNOWN_OPEN`
 //!   (`tests/fuzz/harness.rs`: known defects being fixed, each named), printing the
 //!   first findings of each kind with the calls that led to them.
+//! * `fuzz_replays_the_seeds_that_found_defects`: the seeds of long runs that found a
+//!   defect, each replayed to the call that found it (`FOUND`).
 //! * `fuzz_range_checks_are_live`: each documented-range check of the harness trips
 //!   on a synthetic output outside its range and stays quiet inside it.
 //! * `fuzz_covers_every_header_function`: every function declared in
@@ -90,6 +92,43 @@ fn fuzz_api_sequences() {
         failing.is_empty(),
         "the fuzzer found {failing:?} (seeds {base}..{seed}; details above)"
     );
+}
+
+/// Seeds of long runs that found a defect (each fixed since), with the number of
+/// calls after which the finding showed: replayed to that call, each must now find
+/// nothing (a run of the same seed diverges once a fixed call answers differently).
+const FOUND: &[(u64, u64, &str)] = &[
+    (
+        18349,
+        18_688,
+        "a forged snapshot's last step shorter than MIN_DT: a NaN contact wrench",
+    ),
+    (
+        18394,
+        26_201,
+        "a fluid 1e9 m out: the surface grid's block keys wrapped (an internal error)",
+    ),
+    (18445, 30_687, "a pin force past f32's range read NaN"),
+    (
+        52053,
+        19_447,
+        "a fluid grid built while a particle was NaN kept a NaN origin: NaN ellipsoids",
+    ),
+];
+
+#[test]
+fn fuzz_replays_the_seeds_that_found_defects() {
+    for &(seed, calls, what) in FOUND {
+        let mut src = SplitMix(seed.wrapping_mul(0x2545_F491_4F6C_DD1D));
+        let report = run(&mut src, calls);
+        let failing: Vec<_> = report
+            .findings
+            .iter()
+            .filter(|f| !known_open(&f.kind))
+            .map(|f| format!("{:?} in {}: {}", f.kind, f.function, f.detail))
+            .collect();
+        assert!(failing.is_empty(), "seed {seed} ({what}): {failing:?}");
+    }
 }
 
 #[test]

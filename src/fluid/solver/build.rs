@@ -53,8 +53,14 @@ impl DensitySolver {
             .filter(|(_, f)| f.as_ref().is_some_and(|f| f.count > 0))
             .fold(0.0f32, |a, (c, _)| a.max(self.params[c].h));
         self.inv_cell = 1.0 / h_max;
-        let p0 = self.src[0] as usize;
-        self.origin = particles.base[p0];
+        // The first input particle's base, or the first finite one: a step that met a
+        // non-finite value builds its grid before it recovers the body, and the grid
+        // (which the render readbacks reuse after the step) must keep a finite origin.
+        self.origin = self.src[..m]
+            .iter()
+            .map(|&i| particles.base[i as usize])
+            .find(|b| b.is_finite())
+            .unwrap_or(Vec3A::ZERO);
         let origin = self.origin;
         let position = |i: usize| -> Vec3 {
             ((particles.base[i] - origin) + Vec3A::from_vec4(particles.hot[i])).into()
