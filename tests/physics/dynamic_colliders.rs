@@ -373,13 +373,7 @@ fn a_heavy_load_moves_a_light_crate_within_the_step() {
 /// times the direction's zero components read as NaN; found by the API fuzzer).
 #[test]
 fn a_pin_force_past_f32_reads_as_the_largest_float() {
-    let mut w = World::new(WorldDesc {
-        gravity: Vec3::ZERO,
-        substeps: sinew::MAX_SUBSTEPS,
-        threads: 1,
-        ..WorldDesc::default()
-    })
-    .unwrap();
+    let mut w = world(Vec3::ZERO, sinew::MAX_SUBSTEPS, 1, 1);
     let post = w
         .add_collider(&ColliderDesc {
             shape: Shape::Sphere { radius: 0.1 },
