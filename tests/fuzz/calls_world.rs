@@ -281,8 +281,31 @@ impl Session<'_> {
                     let snap = self.snapshot_bytes(w);
                     let data = Input::new(&mut self.g, snap.bytes);
                     let size = data.values.len() as u64;
+                    // The library's own snapshot, passed as it saved it.
+                    let intact = snap.intact && data.mode == 0;
                     if name == "sinew_world_restore_snapshot" {
+                        // A world restoring the snapshot it has just saved is unchanged.
+                        let own = intact && wi.is_some() && snap.source == wi;
+                        let mut before = 0u64;
+                        if own {
+                            assert_eq!(sinew_world_state_hash(w, &mut before), SINEW_OK);
+                        }
                         let st = sinew_world_restore_snapshot(w, data.ptr(), size);
+                        if intact && wi.is_some() && st != SINEW_OK {
+                            self.own_snapshot_refused(name, st, wi, snap.source);
+                        }
+                        if own && st == SINEW_OK {
+                            let mut after = 0u64;
+                            assert_eq!(sinew_world_state_hash(w, &mut after), SINEW_OK);
+                            if after != before {
+                                self.find(
+                                    Kind::OwnSnapshotChanged,
+                                    name,
+                                    format!("state hash {before:#x} -> {after:#x}"),
+                                    wi,
+                                );
+                            }
+                        }
                         if st == SINEW_OK {
                             if let Some(i) = wi {
                                 // The host keeps its handles and tries the source's.
@@ -301,6 +324,9 @@ impl Session<'_> {
                         let mut o = self.out1::<SinewWorld>();
                         let st =
                             sinew_world_create_from_snapshot(data.ptr(), size, threads, o.ptr());
+                        if intact && threads <= 256 && !o.null && st != SINEW_OK {
+                            self.own_snapshot_refused(name, st, wi, snap.source);
+                        }
                         if st == SINEW_OK {
                             let made = o.get(0);
                             let mut t = WorldState {

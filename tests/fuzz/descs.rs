@@ -10,6 +10,10 @@ pub(crate) struct SnapshotBytes {
     pub(crate) source: Option<usize>,
     /// Damaged and resealed with a valid checksum, or saved from such a world.
     pub(crate) forged: bool,
+    /// The bytes as the library saved them from a world never restored from a forged
+    /// snapshot: the library must load them (the header's "every snapshot the library
+    /// saves loads").
+    pub(crate) intact: bool,
 }
 
 impl Session<'_> {
@@ -28,6 +32,7 @@ impl Session<'_> {
                 bytes: Vec::new(),
                 source,
                 forged: false,
+                intact: false,
             };
         };
         let mut forged = self.live[k].forged;
@@ -35,6 +40,7 @@ impl Session<'_> {
         let body_len = b.len().saturating_sub(sinew::SNAPSHOT_HEADER_BYTES);
         let g = &mut self.g;
         let mut note = format!("(world {k}'s snapshot)");
+        let mut intact = !forged && !b.is_empty();
         match g.below(100) {
             _ if body_len < 16 => {}
             0..=49 => {}
@@ -46,6 +52,7 @@ impl Session<'_> {
                     _ => b[i..].iter_mut().for_each(|x| *x = 0xA5),
                 }
                 note = format!("(world {k}'s snapshot damaged at byte {i})");
+                intact = false;
             }
             _ => {
                 let mut body = b.split_off(sinew::SNAPSHOT_HEADER_BYTES);
@@ -75,6 +82,7 @@ impl Session<'_> {
                 }
                 b = sinew::seal_snapshot(&body);
                 forged = true;
+                intact = false;
                 note = format!(
                     "(world {k}'s snapshot forged, resealed: {})",
                     edits.join(", ")
@@ -86,6 +94,7 @@ impl Session<'_> {
             bytes: b,
             source,
             forged,
+            intact,
         }
     }
 

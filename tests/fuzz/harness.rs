@@ -368,6 +368,11 @@ pub enum Kind {
     OutOfRangeAfterForgedSnapshot(Check),
     /// SINEW_ERROR_INTERNAL in a world restored from such a snapshot.
     InternalAfterForgedSnapshot,
+    /// A snapshot the library saved, passed back as it was, refused by
+    /// `sinew_world_restore_snapshot` or `sinew_world_create_from_snapshot`.
+    OwnSnapshotRefused,
+    /// A world that restored the snapshot it had just saved reads another state hash.
+    OwnSnapshotChanged,
 }
 
 /// Findings of defects that are known and being fixed, reported (with their count and

@@ -78,6 +78,27 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// The library refused (`st`) a snapshot it saved, passed back as it was.
+    pub(crate) fn own_snapshot_refused(
+        &mut self,
+        function: &'static str,
+        st: SinewStatus,
+        w: Option<usize>,
+        source: Option<usize>,
+    ) {
+        let from = source
+            .and_then(|k| self.live.get(k))
+            .map(|s| s.history.join(", "))
+            .unwrap_or_default();
+        let m = format!(
+            "status {}: {} {}; the saving world's calls: {from}",
+            st as i32,
+            last_error(),
+            self.note
+        );
+        self.find(Kind::OwnSnapshotRefused, function, m, w);
+    }
+
     pub(crate) fn find(
         &mut self,
         kind: Kind,

@@ -919,6 +919,10 @@ impl Colliders {
                     p.v = Vec3::ZERO;
                     p.w = Vec3::ZERO;
                     p.begin_step(c.pos, c.rot);
+                    // Its surface velocity too: the last substep's, from the lost
+                    // velocities, may be NaN (and a snapshot would carry it).
+                    c.lin_vel = Vec3::ZERO;
+                    c.ang_vel = Vec3::ZERO;
                 }
                 // The proxy's pose: where the collider stays until the host moves it.
                 c.desc.position = c.pos;
