@@ -128,6 +128,9 @@ impl Session<'_> {
         for f in self.live[i].fluids.clone() {
             self.check_fluid(w, f, n);
         }
+        for c in self.live[i].colliders.clone() {
+            self.check_collider(w, c);
+        }
         let found = std::mem::take(&mut self.pending);
         self.file(found, name, Some(i));
     }
@@ -402,6 +405,32 @@ impl Session<'_> {
     }
 
     /// A fluid's ranges and counters (nothing when `f` is not live).
+    /// A collider's contact wrench and, for a dynamic one, its motion: finite.
+    fn check_collider(&mut self, w: SinewWorld, c: SinewCollider) {
+        let finite = |v: &[SinewVec3]| {
+            v.iter()
+                .all(|v| v.x.is_finite() && v.y.is_finite() && v.z.is_finite())
+        };
+        let (mut f, mut t) = (SinewVec3::default(), SinewVec3::default());
+        // SAFETY: live locals; NULL `about`.
+        let st = unsafe { sinew_collider_contact_wrench(w, c, std::ptr::null(), &mut f, &mut t) };
+        if st == SINEW_OK && !finite(&[f, t]) {
+            self.violation(Check::ContactImpulse, format!("wrench {f:?} {t:?}"));
+        }
+        let mut m = SinewColliderMotion::default();
+        // SAFETY: a live local.
+        let st = unsafe { sinew_collider_read_motion(w, c, &mut m) };
+        let v = [
+            m.velocity,
+            m.angular_velocity,
+            m.velocity_change,
+            m.angular_velocity_change,
+        ];
+        if st == SINEW_OK && !finite(&v) {
+            self.violation(Check::ContactImpulse, format!("motion {m:?}"));
+        }
+    }
+
     fn check_fluid(&mut self, w: SinewWorld, f: SinewFluid, n: u32) {
         let mut stats = SinewFluidStats::default();
         let (mut first, mut cap) = (0u32, 0u32);
