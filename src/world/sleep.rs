@@ -11,7 +11,9 @@
 //! constraints keep their particles joined until then: an island may be larger than
 //! it needs to be, never smaller). Pinned particles join islands like the others.
 //! Fluid particles are in no island and never sleep: a fluid is rarely at rest and
-//! its particles are recycled (a fluid particle near a sleeping one wakes it).
+//! its particles are recycled (a fluid particle near a sleeping one wakes it). A grain
+//! emitter's grains not yet emitted never sleep either (their emission, inside the
+//! step, would not wake them); emitted grains sleep like any particle.
 //!
 //! **The rule** (Box2D's, per particle rather than per body): each awake particle
 //! counts how long (s) its kinetic energy per mass ½|v|² (J/kg) has stayed under
@@ -100,7 +102,8 @@ pub(crate) struct Sleep {
     waking: Vec<u32>,
     /// Particles kept awake this step whatever their speed (scratch).
     busy: Vec<Range<u32>>,
-    /// Every fluid's reserved particles this step (scratch, [`World::fluid_ranges`]).
+    /// Every fluid's reserved particles and every grain emitter's grains not yet
+    /// emitted, this step (scratch, [`World::fluid_ranges`]).
     fluid: Vec<Range<usize>>,
 }
 
@@ -512,8 +515,9 @@ impl World {
         self.sleep_now(Some(start))
     }
 
-    /// Puts every island (every particle but the fluids') to sleep now, at rest where
-    /// it is: a level loaded at rest. Fails with INVALID_ARGUMENT while sleeping is off.
+    /// Puts every island (every particle but the fluids' and the grains not yet
+    /// emitted) to sleep now, at rest where it is: a level loaded at rest. Fails with
+    /// INVALID_ARGUMENT while sleeping is off.
     pub fn sleep_all(&mut self) -> Result<()> {
         self.sleep_now(None)
     }
@@ -745,9 +749,11 @@ impl World {
         Ok(())
     }
 
-    /// Every fluid's reserved particles (live or not: a reserved particle becomes live
-    /// when emitted, so none of them may sleep), into `out` (cleared first; no
-    /// allocation once it has room).
+    /// Every fluid's reserved particles (live or not) and every grain emitter's
+    /// grains not yet emitted, into `out` (cleared first; no allocation once it has
+    /// room). None of them may sleep: an emitter brings a reserved particle to life
+    /// inside the step, with its nozzle's velocity, and a flag left from a sleep would
+    /// hold it frozen in the air (and a snapshot of such a world would load at rest).
     fn fluid_ranges(&self, out: &mut Vec<Range<usize>>) {
         out.clear();
         out.extend(
@@ -755,11 +761,19 @@ impl World {
                 .live()
                 .map(|f| f.first as usize..f.first as usize + f.age.len()),
         );
+        out.extend(self.fluids.grains.iter().filter_map(|g| {
+            let parked = (g.first + g.emitted) as usize..(g.first + g.desc.budget) as usize;
+            (!parked.is_empty()).then_some(parked)
+        }));
     }
 
-    /// Particles reserved by fluids.
+    /// Particles reserved by fluids and grain emitters, not yet emitted (the particles
+    /// [`Self::fluid_ranges`] lists).
     fn fluid_particle_count(&self) -> usize {
-        self.fluids.live().map(|f| f.age.len()).sum()
+        let grains: usize = (self.fluids.grains.iter())
+            .map(|g| (g.desc.budget - g.emitted) as usize)
+            .sum();
+        self.fluids.live().map(|f| f.age.len()).sum::<usize>() + grains
     }
 
     /// This step's islands: the constraint islands joined by the contact search's
