@@ -218,7 +218,9 @@ impl Winch {
             return Err(Error::invalid("every particle of the rope is pinned"));
         }
         if n >= 2 {
-            if let Some(b) = w.bend(0) {
+            // A bend link the host removed keeps no rest length (the winch leaves it
+            // alone, `edit_live`): the ratio stays 1.
+            if let Some(b) = w.bend(0).filter(|&b| !link.is_removed(b as usize)) {
                 // Links of rest length 0 by the drum (a host's edit) leave the
                 // ratio at 1 rather than 0/0.
                 let span = w.full + link.rest_length(w.link(1) as usize);

@@ -1,5 +1,6 @@
 //! Winches: a crane reels a 100 kg load in at constant speed with the tension of a
-//! hanging mass; paying out and in returns to the same length; bad input is refused.
+//! hanging mass; paying out and in returns to the same length; bad input is refused; a
+//! winch beside a bend link the host removed keeps its world's snapshots loadable.
 //!
 //! `cargo test --test physics winch:: -- --nocapture` prints the measured values.
 
@@ -366,5 +367,37 @@ fn a_winch_on_links_of_rest_length_zero_stays_finite() {
     let first = w.body(rope).unwrap().particles.start;
     for i in first..first + n {
         assert!(pos(&w, i).is_finite(), "particle {i}: {:?}", pos(&w, i));
+    }
+}
+
+/// A winch on a rope whose first bend link the host removed (its rest length then
+/// reads as removed, −1 m) leaves that link alone: the winch took the marker for a
+/// length, its bend ratio came out negative, and the world's snapshot was refused by
+/// its own loader (the API fuzzer found it). Every snapshot while it reels in loads.
+#[test]
+fn a_winch_beside_a_removed_bend_link_keeps_its_snapshots_loadable() {
+    let mut w = World::new(WorldDesc {
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let segments = 10;
+    let rope = w
+        .add_rope(&RopeDesc {
+            start: Vec3::new(0.0, 2.0, 0.0),
+            end: Vec3::new(1.0, 2.0, 0.0),
+            segments,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    // The rope's body links: its links, then its bend links.
+    w.remove_constraints(sinew::FamilyKind::BodyLink, segments, 1)
+        .unwrap();
+    w.add_winch(rope, RopeEnd::Start, 0.5).unwrap();
+    for frame in 0..30 {
+        let copy = World::from_snapshot(&w.snapshot(), 1)
+            .unwrap_or_else(|e| panic!("frame {frame}: its own snapshot refused: {e}"));
+        assert_eq!(copy.state_hash(), w.state_hash(), "frame {frame}");
+        w.step(DT).unwrap();
     }
 }
