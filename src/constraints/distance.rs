@@ -664,6 +664,14 @@ impl Persist for DistanceConstraints {
         codec::check_permutation(&raw.slot_of, WHAT)?;
         codec::check_finite(raw.softness.iter().copied(), WHAT)?;
         codec::check_finite(raw.lambda.iter().copied(), WHAT)?;
+        // Rest lengths as the API leaves them: finite and >= 0, or a removed
+        // constraint's marker (with the removed softness).
+        for (s, (&l, &k)) in raw.rest.iter().zip(&raw.softness).enumerate() {
+            let removed = l == REMOVED_REST && k.to_bits() == REMOVED.to_bits();
+            codec::ensure(removed || (l.is_finite() && l >= 0.0), || {
+                format!("{WHAT} slot {s} has the rest length {l} m")
+            })?;
+        }
         let mut set = raw.with_appended(&[], &cx.hot[..n], cx.jacobi)?;
         codec::ensure(set.slot_of == raw.slot_of, || {
             "the distance constraint order does not match its rebuild".to_string()

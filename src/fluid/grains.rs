@@ -346,6 +346,10 @@ impl GrainEmitter {
         codec::check_counters(&[sequence], &what)?;
         (g.emitted, g.held) = (emitted, held);
         (g.stream.carry, g.stream.sequence) = (carry, sequence);
+        // The stream as saved: the API stored it normalised once, and normalising a
+        // normalised rotation again can move a bit (the loaded world would then differ
+        // from the saved one). Its rotation is a unit one (checked above).
+        g.stream.desc = stream;
         Ok(g)
     }
 }

@@ -187,6 +187,7 @@ impl Stage for FluidSet {
         self.emit(particles, cx.planar, cx.gravity, cx.dt);
         self.record_first_steps(particles);
         let FluidSet { fluids, solver, .. } = self;
+        solver.forget_forces_when_idle(fluids.items());
         solver.prepare(fluids.items(), particles, cx.planar)
     }
 

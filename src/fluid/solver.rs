@@ -624,6 +624,17 @@ impl DensitySolver {
         sum / (h * h)
     }
 
+    /// At a step's start with no live fluid particle: the last substep's solid forces
+    /// are forgotten (a step without fluid pushes nothing). Only the step does this, not
+    /// [`Self::prepare`] called for room outside it (an API call, a loaded snapshot),
+    /// so that a loaded world holds the forces its snapshot saved.
+    pub fn forget_forces_when_idle(&mut self, fluids: &[Option<Fluid>]) {
+        if self.force_dirty && !fluids.iter().flatten().any(|f| f.count > 0) {
+            self.force.iter_mut().for_each(|f| *f = Vec3::ZERO);
+            self.force_dirty = false;
+        }
+    }
+
     /// Start of a step (outside the step's timed passes, before anything moves):
     /// the constants of every fluid, the coupled solids, and room for every buffer of
     /// the step (grown only when the world grew, so the step does not allocate).
@@ -636,10 +647,6 @@ impl DensitySolver {
         self.active = fluids.iter().flatten().any(|f| f.count > 0);
         self.step_started = true;
         self.planar = planar.is_some();
-        if !self.active && self.force_dirty {
-            self.force.iter_mut().for_each(|f| *f = Vec3::ZERO);
-            self.force_dirty = false;
-        }
         // Sized for every fluid's capacity even while none has live particles, so
         // that an emitter's first particles do not allocate inside `step`.
         if fluids.iter().flatten().next().is_none() {

@@ -205,6 +205,16 @@ impl Winch {
                     "link {i} from the {end:?} was cut or broke: a winch needs a whole rope"
                 )));
             }
+            // Rest lengths the API sets stay there; a restored world's may not (a
+            // forged snapshot), and sums of such lengths overflow into NaN.
+            let l = link.rest_length(w.link(i) as usize);
+            if !(0.0..=crate::limits::MAX_LENGTH).contains(&l) {
+                return Err(Error::invalid(format!(
+                    "link {i} from the {end:?} has the rest length {l} m: a winch needs \
+                     links of [0, {}] m",
+                    crate::limits::MAX_LENGTH
+                )));
+            }
         }
         w.full = link.rest_length(w.link(0) as usize);
         w.paying = w.full;
@@ -217,6 +227,14 @@ impl Winch {
         if w.inverse_mass == 0.0 {
             return Err(Error::invalid("every particle of the rope is pinned"));
         }
+        if w.inverse_mass > crate::limits::MAX_INVERSE_MASS {
+            return Err(Error::invalid(format!(
+                "the rope's particles have the inverse mass {} 1/kg: a winch needs at most {} \
+                 (a particle of 1 ng)",
+                w.inverse_mass,
+                crate::limits::MAX_INVERSE_MASS
+            )));
+        }
         if n >= 2 {
             // A bend link the host removed keeps no rest length (the winch leaves it
             // alone, `edit_live`): the ratio stays 1.
@@ -224,8 +242,18 @@ impl Winch {
                 // Links of rest length 0 by the drum (a host's edit) leave the
                 // ratio at 1 rather than 0/0.
                 let span = w.full + link.rest_length(w.link(1) as usize);
+                let bend = link.rest_length(b as usize);
+                // At most the two links it spans (a forged snapshot's may be more; the
+                // lengths the winch gives it must stay finite).
+                if !(0.0..=2.0 * crate::limits::MAX_LENGTH).contains(&bend) {
+                    return Err(Error::invalid(format!(
+                        "the bend link by the {end:?} has the rest length {bend} m: a winch \
+                         needs at most {} m",
+                        2.0 * crate::limits::MAX_LENGTH
+                    )));
+                }
                 if span > 0.0 {
-                    w.bend_ratio = link.rest_length(b as usize) / span;
+                    w.bend_ratio = bend / span;
                 }
             }
         }

@@ -16,6 +16,10 @@
 //! * A floating cube pushed under and released bobs back up to its waterline.
 //! * A removed body no longer meets the fluid (its pinned particles would otherwise
 //!   be an invisible wall).
+//! * A fluid cleared around a body: the body reads the fluid's force of the last
+//!   substep until the next step, in the world and in one loaded from its snapshot
+//!   (the load forgot it, so the two differed: the API fuzzer found it); the next step
+//!   reads none.
 
 use sinew::{
     BodyId, ColliderDesc, FluidDesc, FluidId, Quat, Shape, TetBodyDesc, Vec3, World, WorldDesc,
@@ -317,4 +321,21 @@ fn a_removed_body_no_longer_meets_the_fluid() {
         top < 0.2,
         "through the removed cube: highest particle at {top} m"
     );
+}
+
+#[test]
+fn a_cleared_fluid_s_last_force_survives_a_snapshot_until_the_next_step() {
+    let mut t = tank(0.5, 8, 6, 3);
+    for _ in 0..30 {
+        t.w.step(DT).unwrap();
+    }
+    let pushed = t.w.body_fluid_force(t.body).unwrap();
+    assert!(pushed.y > 0.0, "{pushed}");
+    t.w.clear_fluid(t.fluid).unwrap();
+    let copy = World::from_snapshot(&t.w.snapshot(), 1).unwrap();
+    assert_eq!(copy.state_hash(), t.w.state_hash());
+    assert_eq!(t.w.body_fluid_force(t.body).unwrap(), pushed);
+    assert_eq!(copy.body_fluid_force(t.body).unwrap(), pushed);
+    t.w.step(DT).unwrap();
+    assert_eq!(t.w.body_fluid_force(t.body).unwrap(), Vec3::ZERO);
 }

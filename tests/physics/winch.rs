@@ -401,3 +401,52 @@ fn a_winch_beside_a_removed_bend_link_keeps_its_snapshots_loadable() {
         w.step(DT).unwrap();
     }
 }
+
+/// A winch added to a world restored from a forged snapshot (every 4-byte window of
+/// the body overwritten with NaN, the largest float or the smallest normal one, and
+/// resealed) either is refused or leaves a world whose snapshot loads: the loader took
+/// rest lengths of NaN, infinity or below 0 and inverse masses past the largest a
+/// winch keeps, from which the winch made a state its own loader refused (the API
+/// fuzzer found it).
+#[test]
+fn a_winch_on_a_forged_world_is_refused_or_saves_a_loadable_snapshot() {
+    let mut w = World::new(WorldDesc {
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let ropes: Vec<BodyId> = (0..2)
+        .map(|k| {
+            w.add_rope(&RopeDesc {
+                start: Vec3::new(0.0, 2.0, k as f32),
+                end: Vec3::new(1.0, 2.0, k as f32),
+                segments: 6,
+                ..RopeDesc::default()
+            })
+            .unwrap()
+        })
+        .collect();
+    for _ in 0..3 {
+        w.step(DT).unwrap();
+    }
+    let snap = w.snapshot();
+    let body = &snap[sinew::SNAPSHOT_HEADER_BYTES..];
+    let mut refused = Vec::new();
+    for at in 0..body.len() - 4 {
+        for val in [f32::NAN.to_bits() | 0xffff, f32::MAX.to_bits(), 0x0080_0000] {
+            let mut b = body.to_vec();
+            b[at..at + 4].copy_from_slice(&val.to_le_bytes());
+            let Ok(mut x) = World::from_snapshot(&sinew::seal_snapshot(&b), 1) else {
+                continue;
+            };
+            for &r in &ropes {
+                if x.add_winch(r, RopeEnd::Start, 0.3).is_ok() {
+                    if let Err(e) = World::from_snapshot(&x.snapshot(), 1) {
+                        refused.push(format!("byte {at} = {val:#x}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(refused.is_empty(), "{refused:#?}");
+}
