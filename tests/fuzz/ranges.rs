@@ -133,6 +133,41 @@ impl Session<'_> {
         }
         let found = std::mem::take(&mut self.pending);
         self.file(found, name, Some(i));
+        self.check_snapshot_loads(i, name);
+    }
+
+    /// World `i`'s snapshot, saved now, loads into a new world with the same state
+    /// hash (the header: "every snapshot the library saves loads").
+    fn check_snapshot_loads(&mut self, i: usize, name: &'static str) {
+        let w = self.live[i].handle;
+        let Some(bytes) = self.snapshot_of(w) else {
+            return;
+        };
+        let (mut copy, mut hash, mut again) = (SinewWorld { id: 0 }, 0u64, 0u64);
+        // SAFETY: `bytes` holds the snapshot; the outputs are live locals.
+        let st = unsafe {
+            sinew_world_create_from_snapshot(bytes.as_ptr(), bytes.len() as u64, 1, &mut copy)
+        };
+        if st != SINEW_OK {
+            let m = format!(
+                "status {}: {} (its snapshot after the call)",
+                st as i32,
+                last_error()
+            );
+            self.find(Kind::OwnSnapshotRefused, name, m, Some(i));
+            return;
+        }
+        // SAFETY: two live worlds; `copy` is destroyed once.
+        unsafe {
+            assert_eq!(sinew_world_state_hash(w, &mut hash), SINEW_OK);
+            assert_eq!(sinew_world_state_hash(copy, &mut again), SINEW_OK);
+            assert_eq!(sinew_world_destroy(copy), SINEW_OK);
+        }
+        if hash != again {
+            let m =
+                format!("state hash {hash:#x}, loaded {again:#x} (its snapshot after the call)");
+            self.find(Kind::OwnSnapshotChanged, name, m, Some(i));
+        }
     }
 
     /// Files range violations of `name` on world `wi` (a world restored from a forged
