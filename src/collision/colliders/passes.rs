@@ -916,11 +916,13 @@ impl Colliders {
                     // does for particles; the host reads no motion from it.
                     c.pos = c.desc.position;
                     c.rot = c.desc.rotation;
+                    c.inv_rot = c.rot.inverse();
                     p.v = Vec3::ZERO;
                     p.w = Vec3::ZERO;
                     p.begin_step(c.pos, c.rot);
-                    // Its surface velocity too: the last substep's, from the lost
-                    // velocities, may be NaN (and a snapshot would carry it).
+                    // Its inverse rotation and surface velocity too: the last
+                    // substep's, from the lost pose and velocities, may be NaN (and
+                    // a snapshot would carry them).
                     c.lin_vel = Vec3::ZERO;
                     c.ang_vel = Vec3::ZERO;
                 }
