@@ -1614,7 +1614,9 @@ typedef struct SinewBreakEvent {
    */
   float force;
   /**
-   * Where it broke (m): the mean position of its particles.
+   * Where it broke (m): the mean position of its particles (where that is not a
+   * number, a body put back by the step's recovery, its first particle's position
+   * at the start of the step).
    */
   struct SinewVec3 position;
 } SinewBreakEvent;

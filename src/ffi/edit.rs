@@ -184,7 +184,9 @@ pub struct SinewBreakEvent {
     pub id: u32,
     /// The force that broke it, in the family's units (N for lengths).
     pub force: f32,
-    /// Where it broke (m): the mean position of its particles.
+    /// Where it broke (m): the mean position of its particles (where that is not a
+    /// number, a body put back by the step's recovery, its first particle's position
+    /// at the start of the step).
     pub position: SinewVec3,
 }
 

@@ -31,7 +31,9 @@ pub struct BreakEvent {
     pub id: u32,
     /// The force that broke it (family units: N for lengths), in the substep it broke.
     pub force: f32,
-    /// The mean position of its particles when it broke (m).
+    /// The mean position of its particles when it broke (m); where that is not a
+    /// number (a body that met NaN in that substep, put back by the step's recovery),
+    /// its first particle's position at the start of the step.
     pub position: Vec3,
     /// Its first particle (the world finds the body from it).
     pub particle: u32,
@@ -142,7 +144,16 @@ impl Breaking {
             events,
             lost,
         } = self;
-        let mut queue = |event: BreakEvent| {
+        let mut queue = |mut event: BreakEvent| {
+            // Where it broke, mid-step: a body that met NaN in this substep (put back
+            // by the step's recovery) reports its particle's place at the step's
+            // start instead, so the host never reads NaN.
+            if !event.position.is_finite() {
+                event.position = (particles.step_start.get(event.particle as usize))
+                    .copied()
+                    .filter(|p| p.is_finite())
+                    .unwrap_or(Vec3::ZERO);
+            }
             if events.len() < events.capacity() {
                 events.push(event);
             } else {

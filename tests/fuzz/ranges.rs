@@ -56,8 +56,8 @@ pub enum Check {
     FluidRender,
     /// A force readback (|λ|/h²): finite and >= 0.
     Force,
-    /// A break event: a known family, a force finite and >= 0, at most `capacity`
-    /// written and at most SINEW_MAX_BREAK_EVENTS waiting.
+    /// A break event: a known family, a force finite and >= 0, a finite position, at
+    /// most `capacity` written and at most SINEW_MAX_BREAK_EVENTS waiting.
     BreakEvent,
     /// A pick: a particle below the count at t >= 0, or 0xFFFFFFFF and -1.
     Pick,
@@ -550,12 +550,14 @@ impl Session<'_> {
             return;
         }
         for (k, e) in events.iter().take(written as usize).enumerate() {
-            if e.family > LAST_FAMILY || !finite_non_negative(e.force) {
+            let p = e.position;
+            let placed = p.x.is_finite() && p.y.is_finite() && p.z.is_finite();
+            if e.family > LAST_FAMILY || !finite_non_negative(e.force) || !placed {
                 self.violation(
                     Check::BreakEvent,
                     format!(
-                        "event {k}: family {}, id {}, force {}",
-                        e.family, e.id, e.force
+                        "event {k}: family {}, id {}, force {}, at {:?}",
+                        e.family, e.id, e.force, e.position
                     ),
                 );
             }
@@ -651,6 +653,13 @@ pub fn range_checks_self_test() -> (Vec<Check>, Vec<(Check, String)>) {
     s.check_fluid_stats(SinewFluid { id: 1 }, &stats(5, 9, 2.0), 1, 4, 5);
     s.check_forces("force", &[-0.0, f32::NAN]);
     s.check_break_events(&[event(15, 0.0)], 1, 1);
+    let nowhere = SinewBreakEvent {
+        position: v(f32::NAN, 0.0, 0.0),
+        ..event(0, 1.0)
+    };
+    let before = s.pending.len();
+    s.check_break_events(&[nowhere], 1, 1);
+    assert_eq!(s.pending.len(), before + 1, "a NaN break position passed");
     s.check_pick(5, 0.0, 5);
     s.check_measure("volume", f32::NAN);
     let mut seen: Vec<Check> = s.pending.drain(..).map(|(c, _)| c).collect();

@@ -871,7 +871,11 @@ namespace Sinew.Native
         public uint id;
         /// <summary>The force that broke it, in the family's units (N for lengths).</summary>
         public float force;
-        /// <summary>Where it broke (m): the mean position of its particles.</summary>
+        /// <summary>
+        /// Where it broke (m): the mean position of its particles (where that is not a
+        /// number, a body put back by the step's recovery, its first particle's position
+        /// at the start of the step).
+        /// </summary>
         public SinewVec3 position;
     }
 
