@@ -163,7 +163,16 @@ pub(crate) struct Plane {
 pub(crate) fn flatten(particles: &mut Particles, z: f32) {
     for i in 0..particles.len() {
         particles.velocity[i].z = 0.0;
-        particles.hot[i].z = z - particles.base[i].z;
+        let d = z - particles.base[i].z;
+        if particles.base[i].z + d == z {
+            particles.hot[i].z = d;
+        } else {
+            // The difference rounded (a base far from the plane): the particle goes
+            // onto the plane exactly, not a rounding past it (at the coordinate limit,
+            // past the limit).
+            particles.base[i].z = z;
+            particles.hot[i].z = 0.0;
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! Strain-based dynamics, unilateral area/volume, the 2D world flag with ring areas,
-//! and shape matching, against closed forms. (∇C finite-difference checks are unit
+//! and shape matching, against closed forms; a plane at the coordinate limit puts
+//! particles exactly on it. (∇C finite-difference checks are unit
 //! tests in src/constraints/{strain,unilateral,ring}.rs.)
 //!
 //! `cargo test --test physics families_2d:: -- --nocapture` prints the measured values.
@@ -319,4 +320,30 @@ fn plastic_cluster_keeps_part_of_the_deformation() {
     }
     assert!((heights[0] - 1.0).abs() < 0.01, "elastic: {heights:?}");
     assert!(heights[1] < 0.7, "plastic: {heights:?}");
+}
+
+/// A plane at the coordinate limit (z = 1e9 m, accepted) puts particles far from it
+/// exactly on it: `plane − base` rounded, and base + (plane − base) came out one
+/// float past the limit, a position the step's recovery and the snapshot loader
+/// refuse (the API fuzzer found a world whose own snapshot was refused).
+#[test]
+fn a_plane_at_the_coordinate_limit_holds_particles_on_it() {
+    let mut w = world(Vec3::new(0.0, -G, 0.0), 4, Solver::GaussSeidel, 0.0);
+    // Bases spread over the whole range, the plane at its end.
+    let n = 200u32;
+    let points: Vec<Vec3> = (0..n)
+        .map(|k| Vec3::new(k as f32, 0.0, -9.9e8 + k as f32 * 9.87654e6))
+        .collect();
+    let first = w.add_particles(&points, None).unwrap();
+    let z = 1.0e9;
+    w.set_planar(Some(z)).unwrap();
+    for frame in 0..3 {
+        for i in first..first + n {
+            assert_eq!(w.particles().position(i as usize).z, z, "frame {frame}");
+        }
+        let copy = World::from_snapshot(&w.snapshot(), 1)
+            .unwrap_or_else(|e| panic!("frame {frame}: its own snapshot refused: {e}"));
+        assert_eq!(copy.state_hash(), w.state_hash());
+        w.step(1.0 / 60.0).unwrap();
+    }
 }
