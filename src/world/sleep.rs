@@ -103,8 +103,8 @@ pub(crate) struct Sleep {
     /// Particles kept awake this step whatever their speed (scratch).
     busy: Vec<Range<u32>>,
     /// Every fluid's reserved particles and every grain emitter's grains not yet
-    /// emitted, this step (scratch, [`World::fluid_ranges`]).
-    fluid: Vec<Range<usize>>,
+    /// emitted, this step (scratch, [`World::sleepless_ranges`]).
+    sleepless: Vec<Range<usize>>,
 }
 
 /// Joins the sets of `a` and `b` (the smaller root becomes the root: the same
@@ -539,8 +539,8 @@ impl World {
         if let Some(before) = self.sleep.rebuild_links(&parts) {
             self.wake_added(&before);
         }
-        let mut fluid = Vec::new();
-        self.fluid_ranges(&mut fluid);
+        let mut sleepless = Vec::new();
+        self.sleepless_ranges(&mut sleepless);
         let s = &mut self.sleep;
         let only = of.map(|i| find(&mut s.links, i));
         // Group the particles by constraint island, in particle order.
@@ -549,7 +549,7 @@ impl World {
         let mut groups: Vec<Vec<u32>> = Vec::new();
         for i in 0..n as u32 {
             let r = find(&mut s.links, i);
-            if only.is_some_and(|o| o != r) || fluid.iter().any(|f| f.contains(&(i as usize))) {
+            if only.is_some_and(|o| o != r) || sleepless.iter().any(|f| f.contains(&(i as usize))) {
                 continue;
             }
             if s.forming[r as usize] == AWAKE {
@@ -662,7 +662,7 @@ impl World {
         }
         self.sleep.busy = busy;
         self.wake_by_fluids();
-        if self.sleep.asleep + self.fluid_particle_count() >= n {
+        if self.sleep.asleep + self.sleepless_count() >= n {
             return Ok(());
         }
         let threshold = self.desc.sleep_threshold;
@@ -681,12 +681,12 @@ impl World {
                 s.rest[r.start as usize..r.end as usize].fill(0.0);
             }
         }
-        let mut fluid = std::mem::take(&mut self.sleep.fluid);
-        self.fluid_ranges(&mut fluid);
-        for r in &fluid {
+        let mut sleepless = std::mem::take(&mut self.sleep.sleepless);
+        self.sleepless_ranges(&mut sleepless);
+        for r in &sleepless {
             self.sleep.rest[r.clone()].fill(0.0);
         }
-        self.sleep.fluid = fluid;
+        self.sleep.sleepless = sleepless;
         self.join_contacts(dt);
         // Per root: the least count of its awake particles, whether it holds a
         // sleeping one.
@@ -705,8 +705,9 @@ impl World {
                 s.least[r] = s.least[r].min(s.rest[i as usize]);
             }
         }
-        // Fluid particles never sleep, and keep their island (none) awake.
-        for r in &s.fluid {
+        // Fluid particles and grains not yet emitted never sleep, and keep their island
+        // (none) awake.
+        for r in &s.sleepless {
             for i in r.clone() {
                 s.least[i] = 0.0;
             }
@@ -754,7 +755,7 @@ impl World {
     /// room). None of them may sleep: an emitter brings a reserved particle to life
     /// inside the step, with its nozzle's velocity, and a flag left from a sleep would
     /// hold it frozen in the air (and a snapshot of such a world would load at rest).
-    fn fluid_ranges(&self, out: &mut Vec<Range<usize>>) {
+    fn sleepless_ranges(&self, out: &mut Vec<Range<usize>>) {
         out.clear();
         out.extend(
             self.fluids
@@ -768,8 +769,8 @@ impl World {
     }
 
     /// Particles reserved by fluids and grain emitters, not yet emitted (the particles
-    /// [`Self::fluid_ranges`] lists).
-    fn fluid_particle_count(&self) -> usize {
+    /// [`Self::sleepless_ranges`] lists).
+    fn sleepless_count(&self) -> usize {
         let grains: usize = (self.fluids.grains.iter())
             .map(|g| (g.desc.budget - g.emitted) as usize)
             .sum();
@@ -778,11 +779,11 @@ impl World {
 
     /// This step's islands: the constraint islands joined by the contact search's
     /// listed pairs (one side awake) closer than their radii plus the distance their
-    /// speeds cover in `dt` (s). Fluid particles (`Sleep::fluid`, this step's) join
-    /// nothing.
+    /// speeds cover in `dt` (s). Fluid particles and grains not yet emitted
+    /// (`Sleep::sleepless`, this step's) join nothing.
     fn join_contacts(&mut self, dt: f32) {
         let s = &mut self.sleep;
-        let fluid = &s.fluid;
+        let sleepless = &s.sleepless;
         s.parent.clear();
         s.parent.extend_from_slice(&s.links);
         let search = &self.collision.particles.search;
@@ -791,8 +792,8 @@ impl World {
         }
         let order = search.slot_order().order();
         let v = &self.particles.velocity;
-        let is_fluid = |i: usize| fluid.iter().any(|r| r.contains(&i));
-        let any_fluid = !fluid.is_empty();
+        let is_sleepless = |i: usize| sleepless.iter().any(|r| r.contains(&i));
+        let any_sleepless = !sleepless.is_empty();
         for k in 0..search.len() {
             let a = order[k] as usize;
             let (ra, va) = (search.radius[k], v[a].length());
@@ -802,7 +803,7 @@ impl World {
                     return;
                 }
                 let reach = ra + search.radius[j] + (va + v[b].length()) * dt;
-                if d2 < reach * reach && !(any_fluid && (is_fluid(a) || is_fluid(b))) {
+                if d2 < reach * reach && !(any_sleepless && (is_sleepless(a) || is_sleepless(b))) {
                     union(&mut s.parent, a as u32, b as u32);
                 }
             });

@@ -231,8 +231,7 @@ impl Session<'_> {
                     let st = sinew_collider_contact_wrench(w, c, about_ptr, f.ptr(), t.ptr());
                     if st == SINEW_OK && !f.null && !t.null {
                         let (f, t) = (f.get(0), t.get(0));
-                        let finite = [f.x, f.y, f.z, t.x, t.y, t.z].iter().all(|v| v.is_finite());
-                        if !finite {
+                        if !super::ranges::all_finite(&[f, t]) {
                             self.violation(Check::ContactImpulse, format!("wrench {f:?} {t:?}"));
                         }
                     }
@@ -275,11 +274,13 @@ impl Session<'_> {
                     let st = sinew_collider_read_motion(w, c, o.ptr());
                     if st == SINEW_OK && !o.null {
                         let m = o.get(0);
-                        let v = [m.velocity, m.angular_velocity, m.velocity_change];
-                        if !v
-                            .iter()
-                            .all(|v| v.x.is_finite() && v.y.is_finite() && v.z.is_finite())
-                        {
+                        let v = [
+                            m.velocity,
+                            m.angular_velocity,
+                            m.velocity_change,
+                            m.angular_velocity_change,
+                        ];
+                        if !super::ranges::all_finite(&v) {
                             self.violation(Check::ContactImpulse, format!("motion {m:?}"));
                         }
                     }

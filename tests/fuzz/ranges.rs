@@ -104,6 +104,12 @@ fn finite_non_negative(x: f32) -> bool {
     x.is_finite() && x >= 0.0
 }
 
+/// Whether every component of every vector is finite.
+pub(crate) fn all_finite(v: &[SinewVec3]) -> bool {
+    v.iter()
+        .all(|v| v.x.is_finite() && v.y.is_finite() && v.z.is_finite())
+}
+
 impl Session<'_> {
     /// Notes an output out of its documented range; `record` files it as a finding
     /// when the call succeeded.
@@ -442,14 +448,10 @@ impl Session<'_> {
     /// A fluid's ranges and counters (nothing when `f` is not live).
     /// A collider's contact wrench and, for a dynamic one, its motion: finite.
     fn check_collider(&mut self, w: SinewWorld, c: SinewCollider) {
-        let finite = |v: &[SinewVec3]| {
-            v.iter()
-                .all(|v| v.x.is_finite() && v.y.is_finite() && v.z.is_finite())
-        };
         let (mut f, mut t) = (SinewVec3::default(), SinewVec3::default());
         // SAFETY: live locals; NULL `about`.
         let st = unsafe { sinew_collider_contact_wrench(w, c, std::ptr::null(), &mut f, &mut t) };
-        if st == SINEW_OK && !finite(&[f, t]) {
+        if st == SINEW_OK && !all_finite(&[f, t]) {
             self.violation(Check::ContactImpulse, format!("wrench {f:?} {t:?}"));
         }
         let mut m = SinewColliderMotion::default();
@@ -461,7 +463,7 @@ impl Session<'_> {
             m.velocity_change,
             m.angular_velocity_change,
         ];
-        if st == SINEW_OK && !finite(&v) {
+        if st == SINEW_OK && !all_finite(&v) {
             self.violation(Check::ContactImpulse, format!("motion {m:?}"));
         }
     }

@@ -916,15 +916,14 @@ impl Colliders {
                     // does for particles; the host reads no motion from it.
                     c.pos = c.desc.position;
                     c.rot = c.desc.rotation;
-                    c.inv_rot = c.rot.inverse();
                     p.v = Vec3::ZERO;
                     p.w = Vec3::ZERO;
                     p.begin_step(c.pos, c.rot);
-                    // Its inverse rotation and surface velocity too: the last
-                    // substep's, from the lost pose and velocities, may be NaN (and
-                    // a snapshot would carry them).
-                    c.lin_vel = Vec3::ZERO;
-                    c.ang_vel = Vec3::ZERO;
+                    // What derives from the pose and velocities, as the substep's
+                    // predict derives it: the lost ones may be NaN (and a snapshot
+                    // would carry them).
+                    c.inv_rot = c.rot.inverse();
+                    (c.lin_vel, c.ang_vel) = p.surface(c.pos);
                 }
                 // The proxy's pose: where the collider stays until the host moves it.
                 c.desc.position = c.pos;
