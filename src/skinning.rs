@@ -50,8 +50,10 @@
 //! velocity the cloth's own velocity settles to f times the root's, so only the fraction
 //! f of any change of the root's motion has to be supplied by the constraints. The carry
 //! moves the positions, not the velocity update's displacement, so a particle's velocity
-//! stays its own (relative) motion. A teleport puts the particles on their targets, at
-//! rest, and forgets the previous frame.
+//! stays its own (relative) motion; a particle the carry would take past the accepted
+//! coordinate range (±`MAX_COORDINATE`: a root far from its body, turning) is not
+//! carried in that substep. A teleport puts the particles on their targets, at rest,
+//! and forgets the previous frame.
 //!
 //! Everything is serial, per body in creation order: bit-identical for every thread
 //! count.
@@ -248,7 +250,11 @@ impl Skinning {
                 let r = x - p_from;
                 let nx = x + shift + (q * r - r);
                 let nv = q * particles.velocity[i];
-                if nx.is_finite() && nv.is_finite() {
+                // A carry that would take the particle past the accepted range (a root
+                // far from its body turning) or overflow leaves it where it is: the
+                // step records its start after this, and its recovery puts a body back
+                // there, so a position past the range here would stay.
+                if crate::particles::in_range(nx, nv) {
                     particles.set_position(i, nx);
                     particles.velocity[i] = nv;
                 }

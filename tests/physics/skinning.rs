@@ -325,3 +325,65 @@ fn cape_on_a_fast_turning_character_stays_bounded() {
         "{carried} {damped} {full}"
     );
 }
+
+/// A character root that turns a cape lying far from it (the root at x = −1e9 m, the
+/// cape at x = +1e9 m, both accepted) carries the cape along a circle of 2e9 m: a
+/// quarter turn in one substep would put it at y = 2e9 m, past the accepted ±1e9 m.
+/// The carry leaves such particles where they are, so every particle stays in range,
+/// the step succeeds and the world's snapshot loads (before: the carry put the cape
+/// past the range before the step recorded its start, so the step's recovery put it
+/// back there and the world's own snapshot was refused).
+#[test]
+fn a_root_carry_past_the_coordinate_range_leaves_the_particles_in_range() {
+    for substeps in [1u32, 2, 8] {
+        let mut w = World::new(WorldDesc {
+            substeps,
+            iterations: 1,
+            threads: 1,
+            gravity: Vec3::ZERO,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        let grid = ClothGridDesc {
+            // Cells of 256 m: at 1e9 m a float steps by 64 m.
+            origin: Vec3::new(1.0e9 - 512.0, 0.0, -256.0),
+            u: Vec3::new(512.0, 0.0, 0.0),
+            v: Vec3::new(0.0, 0.0, 512.0),
+            segments_u: 2,
+            segments_v: 2,
+            total_mass: 0.1,
+            ..ClothGridDesc::default()
+        };
+        let c = w.add_cloth_grid(&ClothDesc::default(), &grid).unwrap();
+        let rest = positions(&w, c);
+        let free = SkinWeights {
+            max_distance: -1.0,
+            ..SkinWeights::default()
+        };
+        w.set_skin_weights(c, &vec![free; rest.len()]).unwrap();
+        w.set_skin_targets(c, &rest, None).unwrap();
+        let root = Vec3::new(-1.0e9, 0.0, 0.0);
+        w.set_skin_root(
+            c,
+            Transform::checked(root, Quat::IDENTITY).unwrap(),
+            0.0,
+            0.0,
+        )
+        .unwrap();
+        w.step(1.0 / 60.0).unwrap();
+        let quarter = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+        w.set_skin_root(c, Transform::checked(root, quarter).unwrap(), 0.0, 0.0)
+            .unwrap();
+        w.step(1.0 / 60.0)
+            .unwrap_or_else(|e| panic!("{substeps} substeps: the step failed: {e}"));
+        for (k, p) in positions(&w, c).iter().enumerate() {
+            assert!(
+                p.is_finite() && p.abs().max_element() <= 1.0e9,
+                "{substeps} substeps: particle {k} at {p}, past ±1e9 m"
+            );
+        }
+        World::from_snapshot(&w.snapshot(), 1).unwrap_or_else(|e| {
+            panic!("{substeps} substeps: the world's own snapshot was refused: {e}")
+        });
+    }
+}
