@@ -12,7 +12,10 @@
 //!   positive definite) under water is flung out of range every step and put back where
 //!   the step began, at rest; its surface velocity too, so that every snapshot the world
 //!   saves loads again (the API fuzzer found a NaN surface velocity in such a snapshot,
-//!   which the loader refused).
+//!   which the loader refused);
+//! * particles pinned tens of km out on such a proxy: the pins skip the corrections
+//!   whose proxy inverse mass overflows, so their multipliers stay finite and the
+//!   snapshots load (the fuzzer found a NaN pin multiplier kept after a recovered step).
 
 use sinew::{
     ColliderDesc, ColliderDynamics, ErrorKind, FluidDesc, Mat3, Quat, Shape, Vec3, World, WorldDesc,
@@ -210,4 +213,62 @@ fn a_proxy_without_inertia_under_water_stays_loadable() {
         reset > 0,
         "never put back: the case does not test the reset"
     );
+}
+
+/// Particles pinned tens of km out on a spinning dynamic collider without inertia
+/// (moments 1e-30 to 7e-30 kg·m², accepted): the proxy's inverse mass at such an arm
+/// overflows (NaN), the pins skip those corrections, and the world's snapshot loads
+/// after every step (before, the pin took a NaN multiplier, the step was put back and
+/// reported, and the multiplier stayed: "the snapshot is corrupt: pin 0", found by a
+/// long API-fuzzer run).
+#[test]
+fn pins_on_a_proxy_without_inertia_keep_the_snapshot_loadable() {
+    // One projection per step: its multipliers are the ones the snapshot keeps.
+    let mut w = World::new(WorldDesc {
+        substeps: 1,
+        iterations: 1,
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let id = w
+        .add_collider(&ColliderDesc {
+            shape: Shape::Box {
+                half_extents: Vec3::splat(0.2),
+            },
+            ..ColliderDesc::default()
+        })
+        .unwrap();
+    w.set_collider_dynamics(
+        id,
+        &ColliderDynamics {
+            mass: 2.0,
+            inertia: Mat3::from_diagonal(Vec3::new(1.0e-30, 3.0e-30, 7.0e-30)),
+            center_of_mass: Vec3::new(0.05, -0.1, 0.02),
+            angular_velocity: Vec3::new(0.3, -0.9, 1.2),
+            gravity: false,
+            ..ColliderDynamics::default()
+        },
+    )
+    .unwrap();
+    // Arms of tens of km: |r × n|² / 1e-30 overflows f32.
+    let offsets = [
+        Vec3::new(3.0e4, 0.0, 0.0),
+        Vec3::new(-2.0e4, 1.0e4, 5.0e3),
+        Vec3::new(0.0, -4.0e4, 2.0e4),
+    ];
+    let first = w.add_particles(&offsets, Some(&[1.0, 0.5, 2.0])).unwrap();
+    let pinned: Vec<u32> = (first..first + 3).collect();
+    w.pin_to_collider(id, &pinned, &offsets, 0.0).unwrap();
+    let mut failed = 0;
+    for frame in 0..30 {
+        if let Err(e) = w.step(DT) {
+            assert_eq!(e.kind, ErrorKind::NonFinite, "frame {frame}: {e}");
+            failed += 1;
+        }
+        let again = World::from_snapshot(&w.snapshot(), 1)
+            .unwrap_or_else(|e| panic!("frame {frame}: its own snapshot refused: {e}"));
+        assert_eq!(again.state_hash(), w.state_hash(), "frame {frame}");
+    }
+    println!("{failed} of 30 steps put back");
 }

@@ -850,7 +850,15 @@ impl Colliders {
             }
             let alpha = pin.compliance * inv_h2;
             let dl = (-len - alpha * pin.lambda) / (wp + wc + alpha);
-            pin.lambda += dl;
+            // A proxy without inertia far from the pin overflows its inverse mass at the
+            // arm (w_c infinite or NaN): such a correction is not applied, so the pin's
+            // multiplier and force stay finite (the step's recovery handles the rest;
+            // before, a NaN multiplier stayed in the world and its snapshot was refused).
+            let lambda = pin.lambda + dl;
+            if !lambda.is_finite() {
+                continue;
+            }
+            pin.lambda = lambda;
             particles.hot[i] += (dir * (wp * dl)).extend(0.0);
             if let Some(p) = c.proxy.as_mut() {
                 p.push(-dir * dl, arm, inv_h);
