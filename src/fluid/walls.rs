@@ -40,6 +40,15 @@
 //! constraint, so the particle's correction is `λ_i ∇ρ_wall` (the gradient of its
 //! own constraint), never towards the wall (A ≥ 0). A particle deeper inside than h
 //! reads the planes around it, with no gradient.
+//!
+//! One wall lends at most 1 (a whole half-space of fluid; its gradient stays as the
+//! planes give it). The calibration c grows without bound as h comes down to s (the
+//! lattice's missing planes and the planes' own sum both vanish there, the planes
+//! faster: c is 63 at h = 1.01 s in 3D), and a particle less than s/2 off the wall,
+//! or inside it, read up to 50 at h = 1.01 s, 5.6 at 1.1 s, 1.13 at 1.5 s, just over
+//! 1 deep inside at h from 2.1 to 2.8 s (3D; 0.985 at most at h = 2s).
+//! `1 − Π (1 − ρ_wall,k)` assumes each term is a fraction of the neighbourhood: two
+//! walls over 2 each read negative (an edge at h = 1.05 s: −7), three far over 1.
 
 /// 315/256: the 3D poly6 kernel integrated over a plane at distance δ, times h, at
 /// δ = 0 (`A(δ) = K3 (1 − u²)⁴ / h`).
@@ -137,7 +146,8 @@ impl WallKernel {
 
     /// `(ρ_wall, A)` of a particle at signed distance `delta` (m) from a wall, with
     /// ∇ρ_wall = −A n: `(0, 0)` from h − s/2 on (no plane within h); a particle deeper
-    /// inside than h reads the planes around it with no gradient.
+    /// inside than h reads the planes around it with no gradient. ρ_wall is at most 1
+    /// (a whole half-space; see the module's notes), A as the planes give it.
     #[inline]
     pub(crate) fn eval(&self, delta: f32) -> (f32, f32) {
         let u = delta * self.inv_h;
@@ -178,7 +188,7 @@ impl WallKernel {
         } else {
             (slope * self.weight * self.inv_h).max(0.0)
         };
-        (rho * self.weight, a)
+        ((rho * self.weight).min(1.0), a)
     }
 }
 
@@ -302,6 +312,28 @@ mod tests {
             assert_eq!(w.eval(h - 0.5 * s), (0.0, 0.0));
             assert_eq!(w.eval(f32::NAN), (0.0, 0.0));
             assert_eq!(w.eval(-2.0 * h).1, 0.0);
+        }
+    }
+
+    /// One wall lends at most a whole half-space (1) at any depth, for every h / s
+    /// the desc accepts, so that walls combined as `1 − Π (1 − ρ_wall,k)` read in
+    /// [0, 1]: at h = 1.01 s one wall lent 16 on its surface, and two walls meeting
+    /// there read 1 − 15.5² = −239.
+    #[test]
+    fn no_wall_lends_more_than_a_half_space() {
+        let s = 0.02f32;
+        for planar in [false, true] {
+            for ratio in [1.0f32, 1.01, 1.05, 1.1, 1.2, 1.5, 2.0, 2.3, 3.0, 4.0] {
+                let (w, _) = kernel(ratio * s, s, planar);
+                for i in 0..=400 {
+                    let delta = (i as f32 / 100.0 - 3.0) * s;
+                    let (rho, a) = w.eval(delta);
+                    assert!(
+                        (0.0..=1.0).contains(&rho) && a >= 0.0,
+                        "planar {planar} h/s {ratio} δ {delta}: ρ_wall {rho}, A {a}"
+                    );
+                }
+            }
         }
     }
 

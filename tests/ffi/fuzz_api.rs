@@ -114,6 +114,11 @@ const FOUND: &[(u64, u64, &str)] = &[
         19_447,
         "a fluid grid built while a particle was NaN kept a NaN origin: NaN ellipsoids",
     ),
+    (
+        125049,
+        49_427,
+        "h little more than the spacing: a wall lent over 1, an edge a negative density",
+    ),
 ];
 
 #[test]

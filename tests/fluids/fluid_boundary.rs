@@ -12,6 +12,11 @@
 //!   near rest density everywhere. Without the walls' density, particles piled into
 //!   the lines where two walls meet are shot along them (12 m/s at n = 16, 35 m/s at
 //!   n = 32) and the final peak density is 1.29.
+//! * A lone particle in the edges and corners of a box, for a smoothing radius
+//!   little more than the spacing: it reads at most its own density and one
+//!   half-space of fluid (ρ/ρ₀ in [0, 2]). Each wall's density once went past 1
+//!   there (up to 50 at h = 1.01 s, where the calibration of the planes grows without
+//!   bound), and two walls combined as 1 − (1 − ρ₁)(1 − ρ₂) read negative.
 
 use sinew::{scenes, FluidDesc, Vec3, World, WorldDesc};
 
@@ -171,4 +176,59 @@ fn a_dam_break_never_outruns_free_fall_and_ends_at_rest_density() {
         "mean ρ/ρ₀ {} after 3 s",
         stats.mean_density_ratio
     );
+}
+
+/// A lone particle of collider radius 0 in the edges and corners of a closed box of
+/// planes, for smoothing radii from 1.01 to 2 spacings: after a step (gravity holds
+/// it on the floor, against the walls), its ρ/ρ₀ is its own density (1 at most, a
+/// lone particle) plus at most one half-space of fluid behind the walls, however many
+/// meet there: in [0, 2]. A wall once lent up to 50 at h = 1.01 s, and the edges
+/// read negative (found by a long API-fuzzer run: a fluid's mean ρ/ρ₀ of −14 631).
+#[test]
+fn a_lone_particle_in_an_edge_or_corner_reads_at_most_one_half_space() {
+    let s = 0.1f32;
+    for planar in [false, true] {
+        for ratio in [1.01f32, 1.05, 1.1, 1.2, 1.5, 2.0] {
+            let mut w = crate::fluid_box::one_thread_world(2, 2);
+            if planar {
+                w.set_planar(Some(0.0)).unwrap();
+            }
+            let f = w
+                .add_fluid(&FluidDesc {
+                    spacing: s,
+                    smoothing_radius: ratio * s,
+                    capacity: 8,
+                    collision_radius: 0.0,
+                    ..FluidDesc::default()
+                })
+                .unwrap();
+            // Edges (floor and one wall) and corners, far apart (h < 0.2 m).
+            let at: &[Vec3] = if planar {
+                &[Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0)]
+            } else {
+                &[
+                    Vec3::new(0.0, 0.0, 0.5),
+                    Vec3::new(0.5, 0.0, 0.0),
+                    Vec3::new(1.0, 0.0, 0.5),
+                    Vec3::new(0.0, 0.0, 0.0),
+                    Vec3::new(1.0, 0.0, 1.0),
+                ]
+            };
+            w.emit_fluid(f, at, None).unwrap();
+            closed_box(&mut w, 1.0, 1.0, (!planar).then_some(1.0));
+            for step in 0..3 {
+                w.step(DT).unwrap();
+                w.read_fluid_particles(f, 1.0, |k, p| {
+                    assert!(
+                        (0.0..=2.0).contains(&p.density_ratio),
+                        "planar {planar} h/s {ratio} step {step}: particle {k} at {} \
+                         reads ρ/ρ₀ {}",
+                        p.position,
+                        p.density_ratio
+                    );
+                })
+                .unwrap();
+            }
+        }
+    }
 }
