@@ -264,8 +264,9 @@ impl Winch {
 
     /// Reels the new winch in to its length at once (one "substep" of 1 s at the speed
     /// that gets there): the parked particles go onto the drum, and the active part of
-    /// the rope moves with the new cursor onto it, at rest. The winch is still
-    /// afterwards. Cannot fail.
+    /// the rope moves with the new cursor onto it, at rest (where that move would take
+    /// some of it past ±`MAX_COORDINATE`, the active part stays where it is, at rest).
+    /// The winch is still afterwards. Cannot fail.
     pub(crate) fn reel_in_at_once(&mut self, sets: &mut ConstraintSets, particles: &mut Particles) {
         let n = self.links();
         if self.speed < 0.0 && self.advance(sets, particles, 1.0) {
@@ -282,6 +283,14 @@ impl Winch {
                 inner
             };
             let shift = drum - on_link;
+            // A free part that the move would take past the accepted coordinate range
+            // (a rope the host stretched across it) stays where it is: its paying link
+            // is long, which the next substeps pull in.
+            let fits = (self.cursor + 1..=n).all(|i| {
+                let p = particles.position(self.particle(i) as usize) + shift;
+                crate::particles::in_range(p, Vec3::ZERO)
+            });
+            let shift = if fits { shift } else { Vec3::ZERO };
             for i in 0..=n {
                 let p = self.particle(i) as usize;
                 let to = if i <= self.cursor {

@@ -450,3 +450,43 @@ fn a_winch_on_a_forged_world_is_refused_or_saves_a_loadable_snapshot() {
     }
     assert!(refused.is_empty(), "{refused:#?}");
 }
+
+/// A winch added to a rope stretched across the coordinate range (its drum at
+/// x = −1e9 + 1 km, its other particles moved out near x = +1e9): reeling it in at
+/// once parks the first link and moves the rope's free part so that the paying link's
+/// point lies on the drum, which would put its far end about 7 km past −1e9 m. The
+/// free part then stays where it is, every particle stays within ±1e9 m and the
+/// world's snapshot loads (before, the far end went past the range with its step
+/// start, and the world's own snapshot was refused: seed 125022 of a long API-fuzzer
+/// run).
+#[test]
+fn reeling_in_at_once_keeps_the_rope_within_the_coordinate_range() {
+    let mut w = World::new(WorldDesc {
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let x0 = -1.0e9 + 1000.0;
+    let rope = w
+        .add_rope(&RopeDesc {
+            start: Vec3::new(x0, 0.0, 0.0),
+            end: Vec3::new(x0 + 3000.0, 0.0, 0.0),
+            segments: 3,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    let (first, _) = w.body_particle_range(rope).unwrap();
+    let far = [1.0e9 - 10.0, 1.0e9 - 600.0, 1.0e9 - 8000.0].map(|x| Vec3::new(x, 0.0, 0.0));
+    w.write_positions(first + 1, &far).unwrap();
+    // Built 3 km: the first link parks, half of the second pays out.
+    w.add_winch(rope, RopeEnd::Start, 1500.0).unwrap();
+    for k in 0..4 {
+        let p = pos(&w, first + k);
+        assert!(
+            p.abs().max_element() <= 1.0e9,
+            "particle {k} at {p}, past ±1e9 m"
+        );
+    }
+    World::from_snapshot(&w.snapshot(), 1)
+        .unwrap_or_else(|e| panic!("the world's own snapshot refused: {e}"));
+}
