@@ -119,6 +119,16 @@ const FOUND: &[(u64, u64, &str)] = &[
         49_427,
         "h little more than the spacing: a wall lent over 1, an edge a negative density",
     ),
+    (
+        126011,
+        38_098,
+        "a pin on a proxy without inertia kept a NaN multiplier after a recovered step",
+    ),
+    (
+        125022,
+        17_961,
+        "a winch reeled in at once moved a stretched rope's far end past the range",
+    ),
 ];
 
 #[test]

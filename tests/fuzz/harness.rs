@@ -373,6 +373,10 @@ pub enum Kind {
     OwnSnapshotRefused,
     /// A world that restored the snapshot it had just saved reads another state hash.
     OwnSnapshotChanged,
+    /// After an accepted step, the world's snapshot loaded into a world of 1 thread and
+    /// one of 3, each stepped by the same 1/60 s, answered two statuses or read two
+    /// state hashes (the header: results never depend on the thread count).
+    ThreadCountChanged,
 }
 
 /// Findings of defects that are known and being fixed, reported (with their count and

@@ -139,16 +139,20 @@ impl Session<'_> {
         }
         let found = std::mem::take(&mut self.pending);
         self.file(found, name, Some(i));
-        self.check_snapshot_loads(i, name);
+        let Some(bytes) = self.check_snapshot_loads(i, name) else {
+            return;
+        };
+        if matches!(name, "sinew_world_step" | "sinew_world_advance") {
+            self.check_thread_counts(&bytes, i, name);
+        }
     }
 
     /// World `i`'s snapshot, saved now, loads into a new world with the same state
-    /// hash (the header: "every snapshot the library saves loads").
-    fn check_snapshot_loads(&mut self, i: usize, name: &'static str) {
+    /// hash (the header: "every snapshot the library saves loads"). Returns the
+    /// snapshot when it loaded.
+    fn check_snapshot_loads(&mut self, i: usize, name: &'static str) -> Option<Vec<u8>> {
         let w = self.live[i].handle;
-        let Some(bytes) = self.snapshot_of(w) else {
-            return;
-        };
+        let bytes = self.snapshot_of(w)?;
         let (mut copy, mut hash, mut again) = (SinewWorld { id: 0 }, 0u64, 0u64);
         // SAFETY: `bytes` holds the snapshot; the outputs are live locals.
         let st = unsafe {
@@ -161,7 +165,7 @@ impl Session<'_> {
                 last_error()
             );
             self.find(Kind::OwnSnapshotRefused, name, m, Some(i));
-            return;
+            return None;
         }
         // SAFETY: two live worlds; `copy` is destroyed once.
         unsafe {
@@ -173,6 +177,39 @@ impl Session<'_> {
             let m =
                 format!("state hash {hash:#x}, loaded {again:#x} (its snapshot after the call)");
             self.find(Kind::OwnSnapshotChanged, name, m, Some(i));
+        }
+        Some(bytes)
+    }
+
+    /// The snapshot `bytes` of world `i` (after the step `name`), loaded into a world
+    /// of 1 thread and one of 3 and stepped by 1/60 s in each, gives one status and
+    /// one state hash (the header: results never depend on the thread count). Three
+    /// threads split every pass's items differently from one and two.
+    fn check_thread_counts(&mut self, bytes: &[u8], i: usize, name: &'static str) {
+        let mut out = [(0i32, 0u64); 2];
+        for (o, threads) in out.iter_mut().zip([1u32, 3]) {
+            let mut copy = SinewWorld { id: 0 };
+            // SAFETY: `bytes` holds the snapshot; the outputs are live locals; `copy` is
+            // destroyed once.
+            unsafe {
+                let size = bytes.len() as u64;
+                if sinew_world_create_from_snapshot(bytes.as_ptr(), size, threads, &mut copy)
+                    != SINEW_OK
+                {
+                    return;
+                }
+                o.0 = sinew_world_step(copy, 1.0 / 60.0) as i32;
+                assert_eq!(sinew_world_state_hash(copy, &mut o.1), SINEW_OK);
+                assert_eq!(sinew_world_destroy(copy), SINEW_OK);
+            }
+        }
+        let [(s1, h1), (s3, h3)] = out;
+        if (s1, h1) != (s3, h3) {
+            let m = format!(
+                "its snapshot stepped 1/60 s: status {s1}, state hash {h1:#x} on 1 thread; \
+                 status {s3}, state hash {h3:#x} on 3"
+            );
+            self.find(Kind::ThreadCountChanged, name, m, Some(i));
         }
     }
 
