@@ -293,8 +293,17 @@ impl Persist for Attachments {
     fn load(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<()> {
         let n = r.get_count(3 * Transform::SIZE, "attachment hosts")?;
         let mut hosts = try_with_capacity(n, "attachment hosts")?;
-        for _ in 0..n {
+        for k in 0..n {
             let (previous, current, now) = (r.get()?, r.get()?, r.get()?);
+            for t in [&previous, &current, &now] {
+                codec::ensure(loadable_host(t), || {
+                    format!(
+                        "attachment host {k} has the transform ({}, {}): a position in the \
+                         coordinate range and a unit rotation are needed",
+                        t.position, t.rotation
+                    )
+                })?;
+            }
             hosts.push(Host {
                 previous,
                 current,
@@ -320,9 +329,39 @@ impl Persist for Attachments {
                     )
                 },
             )?;
+            // What `World::add_attachments` makes: an offset between two points of the
+            // coordinate range (at most 2√3 · MAX_COORDINATE long), a compliance it
+            // accepts or the removed marker, a finite multiplier.
+            let most = 4.0 * crate::limits::MAX_COORDINATE;
+            codec::ensure(
+                a.offset.is_finite()
+                    && a.offset.abs().max_element() <= most
+                    && (a.compliance == -1.0
+                        || (0.0..=crate::limits::MAX_FAMILY_COMPLIANCE).contains(&a.compliance))
+                    && a.lambda.is_finite(),
+                || {
+                    format!(
+                        "attachment {k} has the offset {}, compliance {} and multiplier {}",
+                        a.offset, a.compliance, a.lambda
+                    )
+                },
+            )?;
             list.push(a);
         }
         *self = Attachments { hosts, list };
         Ok(())
     }
+}
+
+/// Whether a loaded host transform is one the API could have set (`Transform::checked`,
+/// or an interpolation between two such): finite, its position within ±MAX_COORDINATE
+/// (twice that, for the rounding of an interpolation), its rotation of unit length
+/// (within the API's own tolerance; it is not renormalised, so the loaded world keeps
+/// its bits).
+fn loadable_host(t: &Transform) -> bool {
+    let len = t.rotation.length();
+    t.position.is_finite()
+        && t.position.abs().max_element() <= 2.0 * crate::limits::MAX_COORDINATE
+        && t.rotation.is_finite()
+        && (0.5..=2.0).contains(&len)
 }

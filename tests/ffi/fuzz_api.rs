@@ -129,6 +129,11 @@ const FOUND: &[(u64, u64, &str)] = &[
         17_961,
         "a winch reeled in at once moved a stretched rope's far end past the range",
     ),
+    (
+        128051,
+        42_884,
+        "a forged attachment host's NaN, read by a paused body's resume",
+    ),
 ];
 
 #[test]

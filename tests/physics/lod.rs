@@ -339,3 +339,64 @@ fn a_mostly_paused_world_is_the_same_bits_on_1_and_4_threads() {
     };
     assert!(run(1) == run(4));
 }
+
+/// A paused rope attached to a host, saved, and every 4-byte window of the snapshot's
+/// body overwritten with NaN, infinity or the largest float and resealed: the loader
+/// refuses the copy, or resuming the rope (its catch-up moves it by its attachments'
+/// offsets from their hosts' targets) leaves every position finite and the world's
+/// own snapshot loadable. Before, the loader took non-finite attachment hosts,
+/// offsets, compliances and multipliers, and the resume moved the rope to NaN (the
+/// API fuzzer found it: seed 128051).
+#[test]
+fn a_forged_attachment_is_refused_before_a_resume_can_read_it() {
+    let mut w = World::new(WorldDesc {
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let r = w.add_rope(&rope(0.0, 3)).unwrap();
+    let host = w
+        .add_attachment_host(Transform {
+            position: Vec3::new(0.0, 2.0, 0.0),
+            rotation: Quat::from_rotation_y(0.3),
+        })
+        .unwrap();
+    let (first, count) = w.body_particle_range(r).unwrap();
+    w.add_attachments(host, &[first, first + 1], None, 1e-4)
+        .unwrap();
+    w.step(DT).unwrap();
+    w.set_body_sim_mode(r, SimMode::Paused).unwrap();
+    w.step(DT).unwrap();
+    let snap = w.snapshot();
+    let body = &snap[sinew::SNAPSHOT_HEADER_BYTES..];
+    let mut bad = Vec::new();
+    for at in 0..body.len() - 4 {
+        for val in [0x7FC0_0000u32, f32::INFINITY.to_bits(), f32::MAX.to_bits()] {
+            let mut b = body.to_vec();
+            b[at..at + 4].copy_from_slice(&val.to_le_bytes());
+            let Ok(mut x) = World::from_snapshot(&sinew::seal_snapshot(&b), 1) else {
+                continue;
+            };
+            if x.set_body_sim_mode(r, SimMode::Full).is_err() {
+                continue;
+            }
+            let p = x.particles();
+            if let Some(i) = (first..first + count).find(|&i| !p.position(i as usize).is_finite()) {
+                bad.push(format!(
+                    "byte {at} = {val:#x}: particle {i} at {}",
+                    p.position(i as usize)
+                ));
+            } else if let Err(e) = World::from_snapshot(&x.snapshot(), 1) {
+                bad.push(format!(
+                    "byte {at} = {val:#x}: its own snapshot refused: {e}"
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} windows: {:#?}",
+        bad.len(),
+        &bad[..bad.len().min(20)]
+    );
+}
