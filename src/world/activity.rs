@@ -36,7 +36,8 @@
 //! 4. **Paused** bodies and sleeping particles skip everything. On resume (`Paused` to
 //!    another mode) a body catches up: it is moved by the mean offset between its
 //!    attached particles and their hosts' current targets (a translation; the hosts'
-//!    rotation is not carried), its velocities are zeroed, and for
+//!    rotation is not carried; none where it would leave the coordinate range), its
+//!    velocities are zeroed, and for
 //!    [`CATCH_UP_STEPS`] steps its velocities are zeroed again at the end of each step,
 //!    so the corrections that pull it onto its attachments and constraints never turn
 //!    into speed (a quasi-static relaxation, then it continues from rest).
@@ -267,7 +268,9 @@ impl Activity {
 
     /// Resume catch-up of the body with particles `range` (module doc, 4): moved by the
     /// mean offset between its attached particles and their hosts' current targets,
-    /// its velocities zeroed.
+    /// its velocities zeroed. A move that would take a particle past ±MAX_COORDINATE
+    /// (a host moved across the coordinate range meanwhile) is not made: the body stays
+    /// where it is and its attachments pull it over the next steps.
     pub(crate) fn catch_up(particles: &mut Particles, sets: &ConstraintSets, range: Range<u32>) {
         let (mut sum, mut n) = (Vec3::ZERO, 0u32);
         for (i, target) in sets.attachments.targets_in(range.clone()) {
@@ -275,6 +278,10 @@ impl Activity {
             n += 1;
         }
         let shift = if n > 0 { sum / n as f32 } else { Vec3::ZERO };
+        let fits = range.clone().all(|i| {
+            crate::particles::in_range(particles.position(i as usize) + shift, Vec3::ZERO)
+        });
+        let shift = if fits { shift } else { Vec3::ZERO };
         for i in range.start as usize..range.end as usize {
             if shift != Vec3::ZERO {
                 let x = particles.position(i) + shift;

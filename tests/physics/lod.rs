@@ -400,3 +400,49 @@ fn a_forged_attachment_is_refused_before_a_resume_can_read_it() {
         &bad[..bad.len().min(20)]
     );
 }
+
+/// A rope paused near x = −1e9 m whose host then moved to x = +1e9 m (both accepted):
+/// resuming would move the rope by its attachment's offset, about 2e9 m, past the
+/// coordinate range. The catch-up then leaves it where it is (the attachment pulls it
+/// over the next steps), every particle stays within ±1e9 m and the world's snapshot
+/// loads.
+#[test]
+fn a_resume_past_the_coordinate_range_leaves_the_body_in_range() {
+    let mut w = World::new(WorldDesc {
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let x0 = -1.0e9 + 1000.0;
+    let r = w
+        .add_rope(&RopeDesc {
+            start: Vec3::new(x0, 0.0, 0.0),
+            end: Vec3::new(x0 + 3000.0, 0.0, 0.0),
+            segments: 3,
+            pin_start: false,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    let at = |x: f32| Transform {
+        position: Vec3::new(x, 0.0, 0.0),
+        rotation: Quat::IDENTITY,
+    };
+    let host = w.add_attachment_host(at(x0)).unwrap();
+    let (first, count) = w.body_particle_range(r).unwrap();
+    w.add_attachments(host, &[first], None, 0.0).unwrap();
+    w.step(DT).unwrap();
+    w.set_body_sim_mode(r, SimMode::Paused).unwrap();
+    w.set_attachment_host_transform(host, at(1.0e9 - 1000.0))
+        .unwrap();
+    w.step(DT).unwrap();
+    w.set_body_sim_mode(r, SimMode::Full).unwrap();
+    for i in first..first + count {
+        let p = w.particles().position(i as usize);
+        assert!(
+            p.abs().max_element() <= 1.0e9,
+            "particle {i} at {p}, past ±1e9 m"
+        );
+    }
+    World::from_snapshot(&w.snapshot(), 1)
+        .unwrap_or_else(|e| panic!("the world's own snapshot refused: {e}"));
+}
