@@ -331,18 +331,20 @@ impl Persist for Attachments {
             )?;
             // What `World::add_attachments` makes: an offset between two points of the
             // coordinate range (at most 2√3 · MAX_COORDINATE long), a compliance it
-            // accepts or the removed marker, a finite multiplier.
+            // accepts or the removed marker. The multiplier is left as it is: reset at
+            // every substep, it only feeds the force readback, which reads a non-finite
+            // one as a saturated force (a step put back after a non-finite value keeps
+            // its last one).
             let most = 4.0 * crate::limits::MAX_COORDINATE;
             codec::ensure(
                 a.offset.is_finite()
                     && a.offset.abs().max_element() <= most
                     && (a.compliance == -1.0
-                        || (0.0..=crate::limits::MAX_FAMILY_COMPLIANCE).contains(&a.compliance))
-                    && a.lambda.is_finite(),
+                        || (0.0..=crate::limits::MAX_FAMILY_COMPLIANCE).contains(&a.compliance)),
                 || {
                     format!(
-                        "attachment {k} has the offset {}, compliance {} and multiplier {}",
-                        a.offset, a.compliance, a.lambda
+                        "attachment {k} has the offset {} and compliance {}",
+                        a.offset, a.compliance
                     )
                 },
             )?;

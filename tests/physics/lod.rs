@@ -345,8 +345,8 @@ fn a_mostly_paused_world_is_the_same_bits_on_1_and_4_threads() {
 /// refuses the copy, or resuming the rope (its catch-up moves it by its attachments'
 /// offsets from their hosts' targets) leaves every position finite and the world's
 /// own snapshot loadable. Before, the loader took non-finite attachment hosts,
-/// offsets, compliances and multipliers, and the resume moved the rope to NaN (the
-/// API fuzzer found it: seed 128051).
+/// offsets and compliances, and the resume moved the rope to NaN (the API fuzzer
+/// found it: seed 128051).
 #[test]
 fn a_forged_attachment_is_refused_before_a_resume_can_read_it() {
     let mut w = World::new(WorldDesc {
