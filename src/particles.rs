@@ -221,6 +221,21 @@ impl Particles {
         position_of(self.base[i], self.hot[i])
     }
 
+    /// Whether moving the particles `indices` by `shift` (m) keeps each within
+    /// ±`MAX_COORDINATE` ([`in_range`]). An edit that moves particles and writes their
+    /// start of step (a winch reeling in at once, a resumed body catching up) makes the
+    /// move only when it does: the step's recovery puts a body back at that start, so a
+    /// start past the range would stay (and the world's snapshot be refused).
+    pub(crate) fn shift_stays_in_range(
+        &self,
+        indices: impl IntoIterator<Item = usize>,
+        shift: Vec3,
+    ) -> bool {
+        indices
+            .into_iter()
+            .all(|i| in_range(self.position(i) + shift, Vec3::ZERO))
+    }
+
     /// Moves particle `i` to `p` (m).
     #[inline]
     pub(crate) fn set_position(&mut self, i: usize, p: Vec3) {

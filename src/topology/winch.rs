@@ -286,11 +286,12 @@ impl Winch {
             // A free part that the move would take past the accepted coordinate range
             // (a rope the host stretched across it) stays where it is: its paying link
             // is long, which the next substeps pull in.
-            let fits = (self.cursor + 1..=n).all(|i| {
-                let p = particles.position(self.particle(i) as usize) + shift;
-                crate::particles::in_range(p, Vec3::ZERO)
-            });
-            let shift = if fits { shift } else { Vec3::ZERO };
+            let free = (self.cursor + 1..=n).map(|i| self.particle(i) as usize);
+            let shift = if particles.shift_stays_in_range(free, shift) {
+                shift
+            } else {
+                Vec3::ZERO
+            };
             for i in 0..=n {
                 let p = self.particle(i) as usize;
                 let to = if i <= self.cursor {

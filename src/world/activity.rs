@@ -278,10 +278,12 @@ impl Activity {
             n += 1;
         }
         let shift = if n > 0 { sum / n as f32 } else { Vec3::ZERO };
-        let fits = range.clone().all(|i| {
-            crate::particles::in_range(particles.position(i as usize) + shift, Vec3::ZERO)
-        });
-        let shift = if fits { shift } else { Vec3::ZERO };
+        let all = range.start as usize..range.end as usize;
+        let shift = if particles.shift_stays_in_range(all, shift) {
+            shift
+        } else {
+            Vec3::ZERO
+        };
         for i in range.start as usize..range.end as usize {
             if shift != Vec3::ZERO {
                 let x = particles.position(i) + shift;
