@@ -4,6 +4,7 @@
 //! bodies are all full step as before; mixed modes are the same bits on 1 and 4
 //! threads; modes survive snapshots.
 
+use super::snapshot_fuzz::forged_windows;
 use sinew::{
     BodyId, ClothDesc, ClothGridDesc, Quat, RopeDesc, SimMode, Transform, Vec3, World, WorldDesc,
 };
@@ -368,29 +369,22 @@ fn a_forged_attachment_is_refused_before_a_resume_can_read_it() {
     w.set_body_sim_mode(r, SimMode::Paused).unwrap();
     w.step(DT).unwrap();
     let snap = w.snapshot();
-    let body = &snap[sinew::SNAPSHOT_HEADER_BYTES..];
+    let values = [0x7FC0_0000u32, f32::INFINITY.to_bits(), f32::MAX.to_bits()];
     let mut bad = Vec::new();
-    for at in 0..body.len() - 4 {
-        for val in [0x7FC0_0000u32, f32::INFINITY.to_bits(), f32::MAX.to_bits()] {
-            let mut b = body.to_vec();
-            b[at..at + 4].copy_from_slice(&val.to_le_bytes());
-            let Ok(mut x) = World::from_snapshot(&sinew::seal_snapshot(&b), 1) else {
-                continue;
-            };
-            if x.set_body_sim_mode(r, SimMode::Full).is_err() {
-                continue;
-            }
-            let p = x.particles();
-            if let Some(i) = (first..first + count).find(|&i| !p.position(i as usize).is_finite()) {
-                bad.push(format!(
-                    "byte {at} = {val:#x}: particle {i} at {}",
-                    p.position(i as usize)
-                ));
-            } else if let Err(e) = World::from_snapshot(&x.snapshot(), 1) {
-                bad.push(format!(
-                    "byte {at} = {val:#x}: its own snapshot refused: {e}"
-                ));
-            }
+    for (at, val, mut x) in forged_windows(&snap, &values) {
+        if x.set_body_sim_mode(r, SimMode::Full).is_err() {
+            continue;
+        }
+        let p = x.particles();
+        if let Some(i) = (first..first + count).find(|&i| !p.position(i as usize).is_finite()) {
+            bad.push(format!(
+                "byte {at} = {val:#x}: particle {i} at {}",
+                p.position(i as usize)
+            ));
+        } else if let Err(e) = World::from_snapshot(&x.snapshot(), 1) {
+            bad.push(format!(
+                "byte {at} = {val:#x}: its own snapshot refused: {e}"
+            ));
         }
     }
     assert!(

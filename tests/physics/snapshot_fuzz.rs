@@ -96,6 +96,25 @@ fn resealed(snap: &[u8]) -> Vec<u8> {
     seal(&snap[HEADER_BYTES..])
 }
 
+/// The worlds the loader accepts from `snap` forged one way at a time: every 4-byte
+/// window of its body overwritten with each of `values` (as little-endian bits) and
+/// resealed, with the window's first byte and the value.
+pub(super) fn forged_windows<'a>(
+    snap: &'a [u8],
+    values: &'a [u32],
+) -> impl Iterator<Item = (usize, u32, World)> + 'a {
+    let body = &snap[HEADER_BYTES..];
+    (0..body.len() - 4).flat_map(move |at| {
+        values.iter().filter_map(move |&val| {
+            let mut b = body.to_vec();
+            b[at..at + 4].copy_from_slice(&val.to_le_bytes());
+            World::from_snapshot(&seal(&b), 1)
+                .ok()
+                .map(|w| (at, val, w))
+        })
+    })
+}
+
 /// Steps a loaded world and checks its readbacks against their documented ranges.
 fn step_and_read(w: &mut World, ids: &Built, what: &str) {
     for _ in 0..2 {

@@ -4,6 +4,7 @@
 //!
 //! `cargo test --test physics winch:: -- --nocapture` prints the measured values.
 
+use super::snapshot_fuzz::forged_windows;
 use sinew::{BodyConstraints, BodyId, ErrorKind, RopeDesc, RopeEnd, Vec3, World, WorldDesc};
 
 const G: f32 = 9.81;
@@ -430,20 +431,13 @@ fn a_winch_on_a_forged_world_is_refused_or_saves_a_loadable_snapshot() {
         w.step(DT).unwrap();
     }
     let snap = w.snapshot();
-    let body = &snap[sinew::SNAPSHOT_HEADER_BYTES..];
+    let values = [f32::NAN.to_bits() | 0xffff, f32::MAX.to_bits(), 0x0080_0000];
     let mut refused = Vec::new();
-    for at in 0..body.len() - 4 {
-        for val in [f32::NAN.to_bits() | 0xffff, f32::MAX.to_bits(), 0x0080_0000] {
-            let mut b = body.to_vec();
-            b[at..at + 4].copy_from_slice(&val.to_le_bytes());
-            let Ok(mut x) = World::from_snapshot(&sinew::seal_snapshot(&b), 1) else {
-                continue;
-            };
-            for &r in &ropes {
-                if x.add_winch(r, RopeEnd::Start, 0.3).is_ok() {
-                    if let Err(e) = World::from_snapshot(&x.snapshot(), 1) {
-                        refused.push(format!("byte {at} = {val:#x}: {e}"));
-                    }
+    for (at, val, mut x) in forged_windows(&snap, &values) {
+        for &r in &ropes {
+            if x.add_winch(r, RopeEnd::Start, 0.3).is_ok() {
+                if let Err(e) = World::from_snapshot(&x.snapshot(), 1) {
+                    refused.push(format!("byte {at} = {val:#x}: {e}"));
                 }
             }
         }
