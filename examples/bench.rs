@@ -81,7 +81,10 @@
 //! `--diffuse C` gives the fluid diffuse particles of capacity C (default settings
 //! otherwise; stepped with the fluid); `--surface 1` builds the fluid's surface mesh
 //! after every frame (`World::build_fluid_surface`, default settings) and copies it
-//! into buffers of the caller, timed with the step.
+//! into buffers of the caller, timed with the step. With either, the outputs are also
+//! timed alone in the same frames: `render_ms_per_frame` and `render_per_step`, their
+//! time over the step's (the frame's less theirs), the cost of the outputs measured
+//! against the step it is compared with under the same load.
 //!
 //! `--snapshot R` (default 0 = off) also times snapshots of the world after its frames,
 //! the median of R runs each: `snapshot_bytes`, `save_ms` (into a buffer sized once),
@@ -397,12 +400,16 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
     let surface = sinew::SurfaceDesc::default();
     let (mut vertices, mut normals, mut indices) = (Vec::new(), Vec::new(), Vec::new());
     let mut stage_ns = [0u64; sinew::PROFILE_STAGE_COUNT];
+    // The seconds of the rendering outputs alone (the ellipsoids' reads, the mesh's
+    // builds and copies; within `seconds`).
+    let mut render_seconds = 0.0f64;
     for frame in 1..=o.frames {
         let start = Instant::now();
         scene.world.step(FRAME_DT).map_err(|e| e.to_string())?;
         if o.profiling {
             add_stage_times(&mut stage_ns, &scene.world);
         }
+        let rendered = Instant::now();
         if o.anisotropy {
             scene
                 .world
@@ -421,6 +428,7 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
             indices.clear();
             indices.extend_from_slice(m.indices);
         }
+        render_seconds += rendered.elapsed().as_secs_f64();
         seconds += start.elapsed().as_secs_f64();
         if let Some(m) = marks.iter().position(|&f| f == frame) {
             scene
@@ -439,7 +447,7 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
             "{{\"scene\":\"dam_break\",\"n\":{},\"particles\":{},\"threads\":{},",
             "\"substeps\":{},\"iterations\":{},\"frames\":{},\"ms_per_frame\":{:.3},",
             "\"mpi_per_s\":{:.2},\"mean_density_ratio\":{:.4},\"max_density_ratio\":{:.4},",
-            "\"front_0_25s\":{},\"front_0_5s\":{},\"front_1s\":{}{}}}"
+            "\"front_0_25s\":{},\"front_0_5s\":{},\"front_1s\":{}{}{}}}"
         ),
         n,
         count,
@@ -454,6 +462,18 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
         front(fronts[0]),
         front(fronts[1]),
         front(fronts[2]),
+        if o.anisotropy || o.surface {
+            // The rendering outputs' share: their milliseconds per frame and their
+            // ratio to the step's (the frame less them), measured in the same frames.
+            let step = seconds - render_seconds;
+            format!(
+                ",\"render_ms_per_frame\":{:.3},\"render_per_step\":{:.4}",
+                render_seconds * 1e3 / o.frames.max(1) as f64,
+                render_seconds / step.max(1e-12)
+            )
+        } else {
+            String::new()
+        },
         if o.profiling {
             stage_figures(&stage_ns, o.frames)
         } else {
