@@ -49,7 +49,11 @@ impl World {
         let grid = solver.grid();
         let p = &self.particles;
         let live = f.live();
-        let out = render.ellipsoids(&grid, p, slot as u32, live.clone(), &kernel, &self.exec)?;
+        // One parallel region, as a step runs (`Executor::region`): its passes fork
+        // from a worker and the workers stay awake between them.
+        let exec = &self.exec;
+        let out =
+            exec.region(|| render.ellipsoids(&grid, p, slot as u32, live.clone(), &kernel, exec))?;
         let end = live.end;
         for (k, i) in live.enumerate() {
             if i + AHEAD < end {
@@ -150,7 +154,11 @@ impl World {
             lerp(p.step_start[i], p.position(i), alpha)
         };
         let surface = &mut self.fluids.render.surface;
-        let counts = surface.build(live.len(), position, &params, &self.exec)?;
+        // One parallel region, as a step runs (`Executor::region`): the build's four
+        // parallel passes fork from a worker and the workers stay awake between them
+        // and through its serial parts, instead of being woken once per pass.
+        let exec = &self.exec;
+        let counts = exec.region(|| surface.build(live.len(), position, &params, exec))?;
         surface.fluid = Some(fluid);
         Ok(counts)
     }
