@@ -416,19 +416,29 @@ impl Winch {
                 edit_live(&mut sets.link, b, r * ratio);
             }
         }
+        // A link the host removed has no length (its rest length is the removed
+        // marker, −1 m): the lengths that would sum it are left as they are (summing
+        // the marker wrote negative rest lengths into live bend links and tethers).
+        let length = |sets: &ConstraintSets, j: u32| {
+            let l = w.link(j) as usize;
+            (!sets.link.is_removed(l)).then(|| sets.link.rest_length(l))
+        };
         if let Some(b) = w.bend(k) {
             let next = if k + 1 < w.links() {
-                sets.link.rest_length(w.link(k + 1) as usize)
+                length(sets, k + 1)
             } else {
-                0.0
+                Some(0.0)
             };
-            edit_live(&mut sets.link, b, (r + next) * ratio);
+            if let Some(next) = next {
+                edit_live(&mut sets.link, b, (r + next) * ratio);
+            }
         }
         // Tethers from the drum end, in increasing local index (the builder emits them
-        // by increasing particle index), with the arc length summed as we go.
+        // by increasing particle index), with the arc length summed as we go (`None`
+        // past a removed link).
         let anchor = w.particle(0);
         let ids = w.rope.tether.clone();
-        let (mut j, mut s) = (k + 1, r);
+        let (mut j, mut s) = (k + 1, Some(r));
         let mut each = |t: u32, sets: &mut ConstraintSets| {
             let [a, p] = sets.tether.particles_of(t as usize);
             if a != anchor || sets.tether.is_removed(t as usize) || !w.rope.particles.contains(&p) {
@@ -439,15 +449,17 @@ impl Winch {
                 RopeEnd::End => w.rope.particles.end - 1 - p,
             };
             let arc = if i <= k {
-                0.0
+                Some(0.0)
             } else {
                 while j < i {
-                    s += sets.link.rest_length(w.link(j) as usize);
+                    s = s.zip(length(sets, j)).map(|(s, l)| s + l);
                     j += 1;
                 }
                 s
             };
-            edit_live(&mut sets.tether, t, arc);
+            if let Some(arc) = arc {
+                edit_live(&mut sets.tether, t, arc);
+            }
         };
         match w.end {
             RopeEnd::Start => ids.for_each(|t| each(t, sets)),

@@ -134,6 +134,11 @@ const FOUND: &[(u64, u64, &str)] = &[
         42_884,
         "a forged attachment host's NaN, read by a paused body's resume",
     ),
+    (
+        130005,
+        26_041,
+        "a winch summed a removed link's marker (-1 m) into live bend links and tethers",
+    ),
 ];
 
 #[test]
