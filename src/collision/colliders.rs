@@ -526,6 +526,15 @@ impl Collider {
             ),
             "collider transform",
         )?;
+        // Poses as the API and the step leave them (a dynamic collider flung past the
+        // range is put back at the end of its step): a forged previous position of
+        // -1.8e38 m made the next step's velocity infinite.
+        codec::ensure(
+            [(prev_position, prev_rotation), (pos, rot), (pos, inv_rot)]
+                .iter()
+                .all(|&(p, q)| codec::loadable_pose(p, q)),
+            || "a collider's pose lies past the coordinate range or is not a rotation".into(),
+        )?;
         // The cull is derived from the transform (recomputed every substep).
         let bound = bound_radius(&desc.shape, mesh.as_deref(), sdf.as_deref());
         Ok(Collider {

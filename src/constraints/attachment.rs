@@ -294,9 +294,10 @@ impl Persist for Attachments {
         let n = r.get_count(3 * Transform::SIZE, "attachment hosts")?;
         let mut hosts = try_with_capacity(n, "attachment hosts")?;
         for k in 0..n {
-            let (previous, current, now) = (r.get()?, r.get()?, r.get()?);
+            let (previous, current, now): (Transform, Transform, Transform) =
+                (r.get()?, r.get()?, r.get()?);
             for t in [&previous, &current, &now] {
-                codec::ensure(loadable_host(t), || {
+                codec::ensure(codec::loadable_pose(t.position, t.rotation), || {
                     format!(
                         "attachment host {k} has the transform ({}, {}): a position in the \
                          coordinate range and a unit rotation are needed",
@@ -353,17 +354,4 @@ impl Persist for Attachments {
         *self = Attachments { hosts, list };
         Ok(())
     }
-}
-
-/// Whether a loaded host transform is one the API could have set (`Transform::checked`,
-/// or an interpolation between two such): finite, its position within ±MAX_COORDINATE
-/// (twice that, for the rounding of an interpolation), its rotation of unit length
-/// (within the API's own tolerance; it is not renormalised, so the loaded world keeps
-/// its bits).
-fn loadable_host(t: &Transform) -> bool {
-    let len = t.rotation.length();
-    t.position.is_finite()
-        && t.position.abs().max_element() <= 2.0 * crate::limits::MAX_COORDINATE
-        && t.rotation.is_finite()
-        && (0.5..=2.0).contains(&len)
 }

@@ -139,6 +139,11 @@ const FOUND: &[(u64, u64, &str)] = &[
         26_041,
         "a winch summed a removed link's marker (-1 m) into live bend links and tethers",
     ),
+    (
+        131001,
+        5_570,
+        "a forged collider position of -1.8e38 m (finite, loaded) made an infinite velocity",
+    ),
 ];
 
 #[test]

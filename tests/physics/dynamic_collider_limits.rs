@@ -15,13 +15,17 @@
 //!   which the loader refused);
 //! * particles pinned tens of km out on such a proxy: the pins skip the corrections
 //!   whose proxy inverse mass overflows, so their multipliers stay finite and the
-//!   snapshots load (the fuzzer found a NaN pin multiplier kept after a recovered step).
+//!   snapshots load (the fuzzer found a NaN pin multiplier kept after a recovered step);
+//! * a world of colliders restored from a forged snapshot is refused or steps to a
+//!   snapshot that loads (the loader took a collider's previous position of -1.8e38 m,
+//!   finite, and the next step's velocity was infinite; the fuzzer found it).
 
 use sinew::{
     ColliderDesc, ColliderDynamics, ErrorKind, FluidDesc, Mat3, Quat, Shape, Vec3, World, WorldDesc,
 };
 
 use super::collisions::DT;
+use super::snapshot_fuzz::forged_windows;
 
 fn world(gravity: Vec3) -> World {
     World::new(WorldDesc {
@@ -271,4 +275,49 @@ fn pins_on_a_proxy_without_inertia_keep_the_snapshot_loadable() {
         assert_eq!(again.state_hash(), w.state_hash(), "frame {frame}");
     }
     println!("{failed} of 30 steps put back");
+}
+
+/// A kinematic box the host moved, a dynamic box and particles on both, saved after a
+/// few steps; every 4-byte window of the snapshot's body overwritten with NaN, the
+/// largest float or the smallest normal one and resealed: each world the loader
+/// accepts steps (or reports a non-finite state it put back) to a world whose own
+/// snapshot loads. The loader took collider poses far past the coordinate range
+/// (finite), and the first step made velocities of infinity from them (API fuzzer
+/// seed 131001, call 5,570).
+#[test]
+fn colliders_of_a_forged_snapshot_are_refused_or_step_to_a_loadable_world() {
+    let mut w = world(Vec3::new(0.0, -9.81, 0.0));
+    let desc = |x: f32| ColliderDesc {
+        shape: Shape::Box {
+            half_extents: Vec3::splat(0.2),
+        },
+        position: Vec3::new(x, 0.0, 0.0),
+        ..ColliderDesc::default()
+    };
+    let moved = w.add_collider(&desc(0.0)).unwrap();
+    let free = w.add_collider(&desc(1.0)).unwrap();
+    w.set_collider_dynamics(free, &ColliderDynamics::default())
+        .unwrap();
+    let drops = [Vec3::new(0.0, 0.3, 0.0), Vec3::new(1.0, 0.3, 0.0)];
+    w.add_particles(&drops, None).unwrap();
+    for frame in 0..3 {
+        let x = 0.01 * frame as f32;
+        w.set_collider_transform(moved, Vec3::new(x, 0.0, 0.0), Quat::IDENTITY, false)
+            .unwrap();
+        w.step(DT).unwrap();
+    }
+    let snap = w.snapshot();
+    let values = [f32::NAN.to_bits() | 0xffff, f32::MAX.to_bits(), 0x0080_0000];
+    let (mut loaded, mut refused) = (0, Vec::new());
+    for (at, val, mut x) in forged_windows(&snap, &values) {
+        loaded += 1;
+        if let Err(e) = x.step(DT) {
+            assert_eq!(e.kind, ErrorKind::NonFinite, "byte {at} = {val:#x}: {e}");
+        }
+        if let Err(e) = World::from_snapshot(&x.snapshot(), 1) {
+            refused.push(format!("byte {at} = {val:#x}: {e}"));
+        }
+    }
+    assert!(loaded > 100, "{loaded} forged worlds loaded");
+    assert!(refused.is_empty(), "{refused:#?}");
 }
