@@ -269,6 +269,20 @@ pub fn check_coordinates(what: &str, v: Vec3) -> Result<()> {
     Ok(())
 }
 
+/// Whether a pose read from a snapshot (a collider's, an attachment host's) is one the
+/// API could have set or a step could have made from such: finite, its position within
+/// ±[`MAX_COORDINATE`] (twice that, for the rounding of an interpolation), its rotation
+/// of about unit length (the loader does not renormalise it, so the loaded world keeps
+/// its bits). A forged pose far past the range, finite as it is, made velocities of
+/// infinity in the step after the load.
+pub(crate) fn loadable_pose(position: Vec3, rotation: glam::Quat) -> bool {
+    let len = rotation.length();
+    position.is_finite()
+        && position.abs().max_element() <= 2.0 * MAX_COORDINATE
+        && rotation.is_finite()
+        && (0.5..=2.0).contains(&len)
+}
+
 /// Checks a length (m): finite, in `[0, MAX_LENGTH]`, or `(0, MAX_LENGTH]` when
 /// `positive`.
 pub fn check_length(what: &str, v: f32, positive: bool) -> Result<()> {

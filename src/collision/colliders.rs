@@ -532,7 +532,7 @@ impl Collider {
         codec::ensure(
             [(prev_position, prev_rotation), (pos, rot), (pos, inv_rot)]
                 .iter()
-                .all(|&(p, q)| codec::loadable_pose(p, q)),
+                .all(|&(p, q)| crate::limits::loadable_pose(p, q)),
             || "a collider's pose lies past the coordinate range or is not a rotation".into(),
         )?;
         // The cull is derived from the transform (recomputed every substep).

@@ -297,7 +297,7 @@ impl Persist for Attachments {
             let (previous, current, now): (Transform, Transform, Transform) =
                 (r.get()?, r.get()?, r.get()?);
             for t in [&previous, &current, &now] {
-                codec::ensure(codec::loadable_pose(t.position, t.rotation), || {
+                codec::ensure(crate::limits::loadable_pose(t.position, t.rotation), || {
                     format!(
                         "attachment host {k} has the transform ({}, {}): a position in the \
                          coordinate range and a unit rotation are needed",

@@ -575,20 +575,6 @@ pub(crate) fn check_unit(length_squared: f32, what: &str) -> Result<()> {
     })
 }
 
-/// Whether a loaded pose (a collider's, an attachment host's) is one the API could
-/// have set or a step could have made from such: finite, its position within
-/// ±MAX_COORDINATE (twice that, for the rounding of an interpolation), its rotation of
-/// about unit length (it is not renormalised, so the loaded world keeps its bits). A
-/// forged pose far past the range, finite as it is, made velocities of infinity in the
-/// step after the load.
-pub(crate) fn loadable_pose(position: Vec3, rotation: Quat) -> bool {
-    let len = rotation.length();
-    position.is_finite()
-        && position.abs().max_element() <= 2.0 * crate::limits::MAX_COORDINATE
-        && rotation.is_finite()
-        && (0.5..=2.0).contains(&len)
-}
-
 /// Fails unless every value is finite.
 pub(crate) fn check_finite(values: impl IntoIterator<Item = f32>, what: &str) -> Result<()> {
     for (k, v) in values.into_iter().enumerate() {
