@@ -15,6 +15,25 @@ fn pos(w: &World, i: u32) -> Vec3 {
     w.particles().position(i as usize)
 }
 
+/// A one-thread world with a level rope of `segments` links, 1 m long at y = 2 m, its
+/// start pinned (the defaults otherwise).
+fn level_rope(segments: u32) -> (World, BodyId) {
+    let mut w = World::new(WorldDesc {
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let rope = w
+        .add_rope(&RopeDesc {
+            start: Vec3::new(0.0, 2.0, 0.0),
+            end: Vec3::new(1.0, 2.0, 0.0),
+            segments,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    (w, rope)
+}
+
 fn paying_tension(w: &World, rope: BodyId) -> f32 {
     let n = w.body_force_count(rope, BodyConstraints::Stretch).unwrap();
     let mut f = vec![0.0; n];
@@ -378,20 +397,8 @@ fn a_winch_on_links_of_rest_length_zero_stays_finite() {
 /// its own loader (the API fuzzer found it). Every snapshot while it reels in loads.
 #[test]
 fn a_winch_beside_a_removed_bend_link_keeps_its_snapshots_loadable() {
-    let mut w = World::new(WorldDesc {
-        threads: 1,
-        ..WorldDesc::default()
-    })
-    .unwrap();
     let segments = 10;
-    let rope = w
-        .add_rope(&RopeDesc {
-            start: Vec3::new(0.0, 2.0, 0.0),
-            end: Vec3::new(1.0, 2.0, 0.0),
-            segments,
-            ..RopeDesc::default()
-        })
-        .unwrap();
+    let (mut w, rope) = level_rope(segments);
     // The rope's body links: its links, then its bend links.
     w.remove_constraints(sinew::FamilyKind::BodyLink, segments, 1)
         .unwrap();
@@ -415,19 +422,7 @@ fn a_winch_beside_a_removed_bend_link_keeps_its_snapshots_loadable() {
 #[test]
 fn a_winch_beside_a_removed_link_keeps_its_snapshots_loadable() {
     for (removed, speed) in [(2, 0.5), (2, -0.5), (5, -0.5), (5, 0.5)] {
-        let mut w = World::new(WorldDesc {
-            threads: 1,
-            ..WorldDesc::default()
-        })
-        .unwrap();
-        let rope = w
-            .add_rope(&RopeDesc {
-                start: Vec3::new(0.0, 2.0, 0.0),
-                end: Vec3::new(1.0, 2.0, 0.0),
-                segments: 10,
-                ..RopeDesc::default()
-            })
-            .unwrap();
+        let (mut w, rope) = level_rope(10);
         w.add_winch(rope, RopeEnd::Start, 1.0).unwrap();
         w.set_winch_speed(rope, -0.5).unwrap();
         for _ in 0..20 {
