@@ -479,7 +479,8 @@ impl Collider {
         }
     }
 
-    fn load(r: &mut Reader<'_>) -> Result<Collider> {
+    /// Loads the collider of `slot` (named in the messages).
+    fn load(r: &mut Reader<'_>, slot: usize) -> Result<Collider> {
         let desc = ColliderDesc::load_settings(r)?;
         let mesh = if r.get::<bool>()? {
             Some(Box::new(TriMesh::load(r)?))
@@ -524,17 +525,24 @@ impl Collider {
                     .iter()
                     .flat_map(|q| q.to_array()),
             ),
-            "collider transform",
+            &format!("collider slot {slot}: transform value"),
         )?;
         // Poses as the API and the step leave them (a dynamic collider flung past the
         // range is put back at the end of its step): a forged previous position of
         // -1.8e38 m made the next step's velocity infinite.
-        codec::ensure(
-            [(prev_position, prev_rotation), (pos, rot), (pos, inv_rot)]
-                .iter()
-                .all(|&(p, q)| crate::limits::loadable_pose(p, q)),
-            || "a collider's pose lies past the coordinate range or is not a rotation".into(),
-        )?;
+        let poses = [
+            ("previous pose", prev_position, prev_rotation),
+            ("pose", pos, rot),
+            ("inverse pose", pos, inv_rot),
+        ];
+        for (what, p, q) in poses {
+            codec::ensure(crate::limits::loadable_pose(p, q), || {
+                format!(
+                    "collider slot {slot} has the {what} ({p}, {q}): a position within twice \
+                     the coordinate range and a unit rotation are needed"
+                )
+            })?;
+        }
         // The cull is derived from the transform (recomputed every substep).
         let bound = bound_radius(&desc.shape, mesh.as_deref(), sdf.as_deref());
         Ok(Collider {
@@ -589,7 +597,9 @@ impl Colliders {
     /// [`Self::set_ids`] once the bodies, which save the serial, are loaded.
     pub(crate) fn load(r: &mut Reader<'_>, particles: usize) -> Result<Colliders> {
         let slots: SlotMap<Collider, LastFreed> =
-            SlotMap::load_split(r, MAX_SLOTS, "collider", |r, _, _| Collider::load(r))?;
+            SlotMap::load_split(r, MAX_SLOTS, "collider", |r, slot, _| {
+                Collider::load(r, slot)
+            })?;
         let n = r.get_count(52, "contact reports")?;
         let mut reports: Vec<ContactReport> = try_with_capacity(n, "contact reports")?;
         for k in 0..n {

@@ -21,7 +21,8 @@
 //!   finite, and the next step's velocity was infinite; the fuzzer found it).
 
 use sinew::{
-    ColliderDesc, ColliderDynamics, ErrorKind, FluidDesc, Mat3, Quat, Shape, Vec3, World, WorldDesc,
+    seal_snapshot as seal, ColliderDesc, ColliderDynamics, ErrorKind, FluidDesc, Mat3, Quat, Shape,
+    Vec3, World, WorldDesc, SNAPSHOT_HEADER_BYTES as HEADER_BYTES,
 };
 
 use super::collisions::DT;
@@ -277,15 +278,9 @@ fn pins_on_a_proxy_without_inertia_keep_the_snapshot_loadable() {
     println!("{failed} of 30 steps put back");
 }
 
-/// A kinematic box the host moved, a dynamic box and particles on both, saved after a
-/// few steps; every 4-byte window of the snapshot's body overwritten with NaN, the
-/// largest float or the smallest normal one and resealed: each world the loader
-/// accepts steps (or reports a non-finite state it put back) to a world whose own
-/// snapshot loads. The loader took collider poses far past the coordinate range
-/// (finite), and the first step made velocities of infinity from them (API fuzzer
-/// seed 131001, call 5,570).
-#[test]
-fn colliders_of_a_forged_snapshot_are_refused_or_step_to_a_loadable_world() {
+/// A kinematic box the host moved (collider slot 0) and a dynamic box (slot 1), with a
+/// particle on each, after three steps.
+fn moved_and_free_boxes() -> World {
     let mut w = world(Vec3::new(0.0, -9.81, 0.0));
     let desc = |x: f32| ColliderDesc {
         shape: Shape::Box {
@@ -306,7 +301,19 @@ fn colliders_of_a_forged_snapshot_are_refused_or_step_to_a_loadable_world() {
             .unwrap();
         w.step(DT).unwrap();
     }
-    let snap = w.snapshot();
+    w
+}
+
+/// A kinematic box the host moved, a dynamic box and particles on both, saved after a
+/// few steps; every 4-byte window of the snapshot's body overwritten with NaN, the
+/// largest float or the smallest normal one and resealed: each world the loader
+/// accepts steps (or reports a non-finite state it put back) to a world whose own
+/// snapshot loads. The loader took collider poses far past the coordinate range
+/// (finite), and the first step made velocities of infinity from them (API fuzzer
+/// seed 131001, call 5,570).
+#[test]
+fn colliders_of_a_forged_snapshot_are_refused_or_step_to_a_loadable_world() {
+    let snap = moved_and_free_boxes().snapshot();
     let values = [f32::NAN.to_bits() | 0xffff, f32::MAX.to_bits(), 0x0080_0000];
     let (mut loaded, mut refused) = (0, Vec::new());
     for (at, val, mut x) in forged_windows(&snap, &values) {
@@ -320,4 +327,42 @@ fn colliders_of_a_forged_snapshot_are_refused_or_step_to_a_loadable_world() {
     }
     assert!(loaded > 100, "{loaded} forged worlds loaded");
     assert!(refused.is_empty(), "{refused:#?}");
+}
+
+/// Every 4-byte window of the two boxes' snapshot overwritten with the largest float
+/// (finite, far past the coordinate range) and resealed: the loads a collider's pose
+/// refuses name the collider's slot and which of its poses (the previous one, the
+/// present one, the present inverse rotation), so that a host can tell what was
+/// forged.
+#[test]
+fn a_forged_collider_pose_is_refused_with_its_collider_and_pose_named() {
+    let snap = moved_and_free_boxes().snapshot();
+    let body = &snap[HEADER_BYTES..];
+    let mut refused = Vec::new();
+    for at in 0..body.len() - 4 {
+        let mut b = body.to_vec();
+        b[at..at + 4].copy_from_slice(&f32::MAX.to_le_bytes());
+        if let Err(e) = World::from_snapshot(&seal(&b), 1) {
+            if e.message.contains("pose") {
+                refused.push(e.message);
+            }
+        }
+    }
+    for what in ["the previous pose", "the pose", "the inverse pose"] {
+        assert!(
+            refused.iter().any(|m| m.contains(what)),
+            "no refusal names {what}: {refused:#?}"
+        );
+    }
+    for slot in 0..2 {
+        let named = format!("collider slot {slot} has");
+        assert!(
+            refused.iter().any(|m| m.contains(&named)),
+            "no refusal names slot {slot}: {refused:#?}"
+        );
+    }
+    assert!(
+        refused.iter().all(|m| m.contains("collider slot ")),
+        "{refused:#?}"
+    );
 }
