@@ -17,6 +17,9 @@ use crate::BreakReport;
 /// changing nothing, on an out-of-range id, a zero count or an id already removed.
 /// For SINEW_FAMILY_GRAB the ids are particle indices: removing releases the grabs (as
 /// sinew_world_release_particle), and a particle that is not grabbed is a removed id.
+/// Only the named constraints stop: removing a rope's link leaves the bend links over
+/// it and the tethers across it acting, so the rope does not come apart
+/// (sinew_body_cut_rope removes all three).
 #[no_mangle]
 pub extern "C" fn sinew_constraints_remove(
     world: SinewWorld,

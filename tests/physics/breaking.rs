@@ -180,6 +180,37 @@ fn rope_cut_by_link_falls_apart_in_two() {
     assert_eq!(e.kind, ErrorKind::InvalidArgument);
 }
 
+/// The same rope with its middle link removed by id instead (`remove_constraints`,
+/// the host's edit of exactly the constraints it names) stays whole, as the C API
+/// documents: the bend links over the removed link (rest length 0.2 m) and the
+/// tethers across it hold particles 10 and 11 together (0.10 m apart, measured), and
+/// the rope still spans its pins (its middle 1.7 cm below them, measured), where the
+/// cut rope's two ends hang 1 m and 0.9 m below the pins.
+#[test]
+fn a_rope_with_one_link_removed_stays_whole() {
+    let mut w = world(16, 2.0);
+    w.add_rope(&RopeDesc {
+        start: Vec3::ZERO,
+        end: Vec3::new(2.0, 0.0, 0.0),
+        segments: 20,
+        pin_end: true,
+        ..RopeDesc::default()
+    })
+    .unwrap();
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+    }
+    w.remove_constraints(FamilyKind::BodyLink, 10, 1).unwrap();
+    for _ in 0..600 {
+        w.step(DT).unwrap();
+    }
+    let (left, right) = (pos(&w, 10), pos(&w, 11));
+    let gap = (right - left).length();
+    println!("particles 10 and 11 at {left} and {right}, {gap} m apart");
+    assert!(gap < 0.2 + 0.01, "{gap} m");
+    assert!(left.y > -0.1 && right.y > -0.1, "{left} {right}");
+}
+
 /// A sword swipe across a horizontal rope cuts the link it crosses.
 #[test]
 fn rope_cut_along_a_segment_cuts_the_nearest_link() {

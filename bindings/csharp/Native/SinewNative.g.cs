@@ -2654,6 +2654,9 @@ namespace Sinew.Native
         /// changing nothing, on an out-of-range id, a zero count or an id already removed.
         /// For SINEW_FAMILY_GRAB the ids are particle indices: removing releases the grabs (as
         /// sinew_world_release_particle), and a particle that is not grabbed is a removed id.
+        /// Only the named constraints stop: removing a rope's link leaves the bend links over
+        /// it and the tethers across it acting, so the rope does not come apart
+        /// (sinew_body_cut_rope removes all three).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_constraints_remove(SinewWorldHandle world, uint family, uint first, uint count);
