@@ -129,11 +129,9 @@ fn rope_snaps_when_the_filling_bucket_passes_its_break_force() {
     assert!(pos(&w, 1).y < -5.0);
 }
 
-/// A rope pinned at both ends (with tethers from both) cut at its middle link by id
-/// becomes two pieces hanging from the pins: links 0..=9 (1 m) on the left, 11..=19
-/// (0.9 m) on the right; each free end ends up its piece's length below its pin.
-#[test]
-fn rope_cut_by_link_falls_apart_in_two() {
+/// A 2 m rope of 20 links pinned at both ends (with tethers from both), stretched level
+/// between its pins, after half a second.
+fn spanning_rope() -> (World, sinew::BodyId) {
     let mut w = world(16, 2.0);
     let rope = w
         .add_rope(&RopeDesc {
@@ -147,6 +145,15 @@ fn rope_cut_by_link_falls_apart_in_two() {
     for _ in 0..30 {
         w.step(DT).unwrap();
     }
+    (w, rope)
+}
+
+/// A rope pinned at both ends (with tethers from both) cut at its middle link by id
+/// becomes two pieces hanging from the pins: links 0..=9 (1 m) on the left, 11..=19
+/// (0.9 m) on the right; each free end ends up its piece's length below its pin.
+#[test]
+fn rope_cut_by_link_falls_apart_in_two() {
+    let (mut w, rope) = spanning_rope();
     w.cut_rope(rope, 10).unwrap();
     for _ in 0..600 {
         w.step(DT).unwrap();
@@ -188,18 +195,7 @@ fn rope_cut_by_link_falls_apart_in_two() {
 /// cut rope's two ends hang 1 m and 0.9 m below the pins.
 #[test]
 fn a_rope_with_one_link_removed_stays_whole() {
-    let mut w = world(16, 2.0);
-    w.add_rope(&RopeDesc {
-        start: Vec3::ZERO,
-        end: Vec3::new(2.0, 0.0, 0.0),
-        segments: 20,
-        pin_end: true,
-        ..RopeDesc::default()
-    })
-    .unwrap();
-    for _ in 0..30 {
-        w.step(DT).unwrap();
-    }
+    let (mut w, _) = spanning_rope();
     w.remove_constraints(FamilyKind::BodyLink, 10, 1).unwrap();
     for _ in 0..600 {
         w.step(DT).unwrap();
