@@ -302,8 +302,9 @@ impl Diffuse {
     /// 1 it spawns none, and its potentials are not summed. The bound's operations
     /// are n_d's with each Φ replaced by 1, and rounding is monotonic, so the bound is
     /// never below n_d as computed: the counts are the same bits as with every sum
-    /// taken. At the defaults (100 particles per second at full potentials, 60 Hz)
-    /// only water of about Φ(I_k) ≥ 0.6 / 1.67 draws u high enough.
+    /// taken. At the defaults (k_ta + k_wc = 100 per second, steps of 1/60 s) a
+    /// particle is summed only when u ≥ 1 − 1.67 Φ(I_k): one in ten at Φ(I_k) = 0.06
+    /// (3.9 m/s).
     fn potentials(&mut self, pos: &[Vec4], vel: &[Vec4], s: &StepInput<'_>) {
         let grid = s.grid;
         let m = grid.slots();
