@@ -425,6 +425,19 @@ impl Bodies {
                     && parts.shear.end == parts.bend_link.start,
                 || format!("body {k} names constraints that do not exist"),
             )?;
+            // A rope body as the builders make it: its winch, cuts and break force
+            // take it for one (a forged rope of no particles and 6 links was loaded,
+            // and the breakable rope made from it was refused by the next load; the
+            // API fuzzer found it).
+            codec::ensure(
+                kind != BodyKind::Rope || rope::has_rope_shape(&particles, &parts.stretch),
+                || {
+                    format!(
+                        "body {k} is a rope of particles {particles:?} with links {:?}",
+                        parts.stretch
+                    )
+                },
+            )?;
             let (damping, radius) = r.get::<(f32, f32)>()?;
             let rest_scale = r.get::<f32>()?;
             codec::ensure(

@@ -48,6 +48,16 @@ crate::settings! {
     }
 }
 
+/// Whether `particles` and `stretch` (links) have a rope's shape as the builders make
+/// it: n ≥ 2 particles and n − 1 links (cuts, winches and breaking index the links from
+/// the first particle). Checked where a snapshot names a rope.
+pub(crate) fn has_rope_shape(
+    particles: &std::ops::Range<u32>,
+    stretch: &std::ops::Range<u32>,
+) -> bool {
+    particles.len() >= 2 && stretch.len() + 1 == particles.len()
+}
+
 /// The fields the polyline builder ignores (its points replace them).
 const POLYLINE_IGNORES: &[&str] = &["start", "end", "segments"];
 

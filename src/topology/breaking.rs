@@ -413,9 +413,8 @@ pub(crate) fn load_rope(
         ranges[k] = a..b;
     }
     let [particles, stretch, bend, tether] = ranges;
-    // A rope of n particles has n - 1 links (so at least 2 particles).
     crate::snapshot::codec::ensure(
-        particles.len() >= 2 && stretch.len() + 1 == particles.len(),
+        crate::bodies::rope::has_rope_shape(&particles, &stretch),
         || format!("a rope of particles {particles:?} with links {stretch:?}"),
     )?;
     Ok(RopeCut {

@@ -144,6 +144,11 @@ const FOUND: &[(u64, u64, &str)] = &[
         5_570,
         "a forged collider position of -1.8e38 m (finite, loaded) made an infinite velocity",
     ),
+    (
+        135034,
+        31_741,
+        "a forged rope body of no particles and 6 links: its breakable rope was refused",
+    ),
 ];
 
 #[test]

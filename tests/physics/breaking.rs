@@ -4,6 +4,7 @@
 //!
 //! `cargo test --test physics breaking:: -- --nocapture` prints the measured values.
 
+use super::snapshot_fuzz::forged_windows;
 use sinew::{
     BodyConstraints, BreakReport, ClothDesc, ClothGridDesc, ErrorKind, FamilyKind, RopeDesc, Vec3,
     World, WorldDesc,
@@ -393,4 +394,27 @@ fn a_tethered_rope_breaks_at_its_tension() {
             }
         }
     }
+}
+
+/// A rope's snapshot with every 4-byte window of its body overwritten with 0, 1 or 2
+/// (a range end moved onto its start, a count cut short) and resealed: a world the
+/// loader accepts takes a break force on the rope (or refuses it) and saves a snapshot
+/// that loads. The loader took a rope body of no particles and 6 links, and the
+/// breakable rope made from it was refused by the next load (API fuzzer seed 135034).
+#[test]
+fn a_forged_rope_body_is_refused_or_stays_a_rope() {
+    let mut w = world(4, 0.0);
+    let rope = hanging_rope(&mut w, true);
+    w.step(DT).unwrap();
+    let snap = w.snapshot();
+    let (mut loaded, mut refused) = (0, Vec::new());
+    for (at, val, mut x) in forged_windows(&snap, &[0, 1, 2]) {
+        loaded += 1;
+        let _ = x.set_body_break_force(rope, 5.0);
+        if let Err(e) = World::from_snapshot(&x.snapshot(), 1) {
+            refused.push(format!("byte {at} = {val}: {e}"));
+        }
+    }
+    assert!(loaded > 100, "{loaded} forged worlds loaded");
+    assert!(refused.is_empty(), "{refused:#?}");
 }
