@@ -299,8 +299,8 @@ impl Persist for Attachments {
             for t in [&previous, &current, &now] {
                 codec::ensure(crate::limits::loadable_pose(t.position, t.rotation), || {
                     format!(
-                        "attachment host {k} has the transform ({}, {}): a position in the \
-                         coordinate range and a unit rotation are needed",
+                        "attachment host {k} has the transform ({}, {}): a position within twice \
+                         the coordinate range and a unit rotation are needed",
                         t.position, t.rotation
                     )
                 })?;

@@ -96,23 +96,30 @@ fn resealed(snap: &[u8]) -> Vec<u8> {
     seal(&snap[HEADER_BYTES..])
 }
 
-/// The worlds the loader accepts from `snap` forged one way at a time: every 4-byte
-/// window of its body overwritten with each of `values` (as little-endian bits) and
-/// resealed, with the window's first byte and the value.
+/// Every load of `snap` forged one way at a time: every 4-byte window of its body
+/// overwritten with each of `values` (as little-endian bits) and resealed, with the
+/// window's first byte, the value and what the loader answered.
+pub(super) fn forged_loads<'a>(
+    snap: &'a [u8],
+    values: &'a [u32],
+) -> impl Iterator<Item = (usize, u32, sinew::Result<World>)> + 'a {
+    let body = &snap[HEADER_BYTES..];
+    (0..body.len() - 4).flat_map(move |at| {
+        values.iter().map(move |&val| {
+            let mut b = body.to_vec();
+            b[at..at + 4].copy_from_slice(&val.to_le_bytes());
+            (at, val, World::from_snapshot(&seal(&b), 1))
+        })
+    })
+}
+
+/// The worlds the loader accepts from `snap` forged one way at a time
+/// ([`forged_loads`]).
 pub(super) fn forged_windows<'a>(
     snap: &'a [u8],
     values: &'a [u32],
 ) -> impl Iterator<Item = (usize, u32, World)> + 'a {
-    let body = &snap[HEADER_BYTES..];
-    (0..body.len() - 4).flat_map(move |at| {
-        values.iter().filter_map(move |&val| {
-            let mut b = body.to_vec();
-            b[at..at + 4].copy_from_slice(&val.to_le_bytes());
-            World::from_snapshot(&seal(&b), 1)
-                .ok()
-                .map(|w| (at, val, w))
-        })
-    })
+    forged_loads(snap, values).filter_map(|(at, val, w)| w.ok().map(|w| (at, val, w)))
 }
 
 /// Steps a loaded world and checks its readbacks against their documented ranges.
