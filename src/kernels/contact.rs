@@ -57,21 +57,74 @@ impl<'a> Cloud<'a> {
     }
 }
 
+/// The squared separation (m²) at or below which a pair is coincident: its direction
+/// is rounding noise (|sep| ≤ 1e-9 m), so [`coincident_normal`] stands for it.
+pub(crate) const COINCIDENT: f32 = 1.0e-18;
+
+/// The contact normal of slot k from slot j when the two are coincident (closer than
+/// 1e-9 m, [`COINCIDENT`]): one of eight fixed unit directions chosen by a hash of
+/// the unordered pair, negated for k > j, so the pair's two sides are pushed in
+/// opposite directions (equal and opposite momenta, as every contact) and the same
+/// state gives the same directions on every thread count and CPU. Each direction has
+/// an xy part of length √3/2 and a z part of ±1/2, so a planar world's coincident
+/// particles (z pushes dropped at the end of each substep) separate as well. Two
+/// particles at one point then end a lone projection exactly one radii sum apart,
+/// and a clump of N gets N − 1 directions per particle and spreads.
+#[cold]
+pub(crate) fn coincident_normal(k: usize, j: usize) -> Vec3 {
+    // Azimuths 0°, 45°, ... 315° at elevations alternately +30° and −30°.
+    const C: f32 = 0.866_025_4; // √3 / 2
+    const D: f32 = 0.612_372_4; // √3 / 2 · √2 / 2
+    const DIRECTIONS: [[f32; 3]; 8] = [
+        [C, 0.0, 0.5],
+        [D, D, -0.5],
+        [0.0, C, 0.5],
+        [-D, D, -0.5],
+        [-C, 0.0, 0.5],
+        [-D, -D, -0.5],
+        [0.0, -C, 0.5],
+        [D, -D, -0.5],
+    ];
+    let (a, b) = if k < j { (k, j) } else { (j, k) };
+    let mut h = (a as u32).wrapping_mul(0x9E37_79B1) ^ (b as u32).wrapping_mul(0x85EB_CA77);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x2C1B_3C6D);
+    h ^= h >> 12;
+    let n = Vec3::from(DIRECTIONS[(h >> 29) as usize]);
+    if k < j {
+        n
+    } else {
+        -n
+    }
+}
+
 /// The correction of slot k from neighbour j: `Some(share · overlap · n)` when they
-/// overlap (the scalar definition the kernel follows).
+/// overlap (the scalar definition the kernel follows), n along their separation, or
+/// [`coincident_normal`] where they coincide.
 #[inline(always)]
 pub(crate) fn push(s: &Cloud<'_>, k: usize, j: usize, pk: Vec4, uk: f32, rk: f32) -> Option<Vec3> {
     let pj = s.hot[j];
     let sep = separation(s.base[k], s.base[j], pk, pj);
     let d2 = sep.length_squared();
     let rs = rk + s.radius[j];
-    if d2 >= rs * rs || d2 <= 1.0e-18 {
+    if d2 >= rs * rs {
         return None;
     }
     let dist = d2.sqrt();
     let overlap = rs - dist;
     let share = share_of(s, j, pk.w, pj.w, uk) * relaxed(split_of(s, k, j, pk.w, pj.w));
+    if d2 <= COINCIDENT {
+        return Some(coincident_normal(k, j) * (share * overlap));
+    }
     Some(sep * (share * overlap / dist))
+}
+
+/// Whether a pair at squared separation `d2` (m²) is within `reach` (m): not
+/// `d2 ≥ reach²`, so a NaN passes (as the AVX kernels' negated ordered compare) and
+/// its correction carries it to the step's non-finite check.
+#[inline(always)]
+fn within(d2: f32, reach: f32) -> bool {
+    d2.partial_cmp(&(reach * reach)).is_none_or(|o| o.is_lt())
 }
 
 /// Whether slot j touches slot k: the test of [`push`] (so [`rub`]'s when no slot is
@@ -81,7 +134,7 @@ fn touches(s: &Cloud<'_>, k: usize, j: usize, pk: Vec4, rk: f32) -> bool {
     let sep = separation(s.base[k], s.base[j], pk, s.hot[j]);
     let d2 = sep.length_squared();
     let rs = rk + s.radius[j];
-    !(d2 >= rs * rs || d2 <= 1.0e-18)
+    within(d2, rs)
 }
 
 /// Whether slot j touches or attracts slot k: the test of [`rub`] (its reach widened
@@ -93,7 +146,7 @@ fn reaches(s: &Cloud<'_>, g: &Rough<'_>, k: usize, j: usize, pk: Vec4, rk: f32) 
     let rs = rk + s.radius[j];
     let sigma = 0.5 * (g.grains[k].cohesion + g.grains[j].cohesion);
     let reach = if sigma > 0.0 { rs * g.scale } else { rs };
-    !(d2 >= reach * reach || d2 <= 1.0e-18)
+    within(d2, reach)
 }
 
 /// Whether slot j counts in slot k's contacts: [`touches`], or [`reaches`] with the
@@ -252,11 +305,15 @@ pub(crate) fn rub(
     let (gk, gj) = (g.grains[k], g.grains[j]);
     let sigma = 0.5 * (gk.cohesion + gj.cohesion);
     let reach = if sigma > 0.0 { rs * g.scale } else { rs };
-    if d2 >= reach * reach || d2 <= 1.0e-18 {
+    if d2 >= reach * reach {
         return None;
     }
     let dist = d2.sqrt();
-    let n = sep / dist;
+    let n = if d2 <= COINCIDENT {
+        coincident_normal(k, j)
+    } else {
+        sep / dist
+    };
     let base = share_of(s, j, pk.w, pj.w, uk);
     let f = split_of(s, k, j, pk.w, pj.w);
     // Friction and cohesion take the split share, the normal push the relaxed one.
@@ -582,7 +639,6 @@ mod avx {
         let (bk, pk) = (base[k], hot[k]);
         let ([bkx, bky, bkz], [hkx, hky, hkz]) = broadcast(bk, pk);
         let rkv = _mm256_set1_ps(radius[k]);
-        let tiny = _mm256_set1_ps(1.0e-18);
         let half = _mm256_set1_ps(0.5);
         let zero = _mm256_setzero_ps();
         let gkc = _mm256_set1_ps(g.map_or(0.0, |g| g.grains[k].cohesion));
@@ -612,11 +668,8 @@ mod avx {
                     _mm256_blendv_ps(rs, _mm256_mul_ps(rs, scale), cohesive)
                 }
             };
-            // Not (d2 ≥ reach² or d2 ≤ 1e-18): NaN passes, like the scalar test.
-            let out = _mm256_or_ps(
-                _mm256_cmp_ps(d2, _mm256_mul_ps(reach, reach), _CMP_GE_OQ),
-                _mm256_cmp_ps(d2, tiny, _CMP_LE_OQ),
-            );
+            // Not d2 ≥ reach²: NaN passes, like the scalar test.
+            let out = _mm256_cmp_ps(d2, _mm256_mul_ps(reach, reach), _CMP_GE_OQ);
             let hit = !(_mm256_movemask_ps(out) as u32) & valid;
             n += hit.count_ones();
             if KEEP {
@@ -665,7 +718,7 @@ mod avx {
         let ([bkx, bky, bkz], [hkx, hky, hkz]) = broadcast(bk, pk);
         let wk = _mm256_set1_ps(pk.w);
         let rkv = _mm256_set1_ps(rk);
-        let tiny = _mm256_set1_ps(1.0e-18);
+        let tiny = _mm256_set1_ps(super::COINCIDENT);
         let one = _mm256_set1_ps(1.0);
         let zero = _mm256_setzero_ps();
         let ukv = _mm256_set1_ps(uk);
@@ -678,13 +731,23 @@ mod avx {
             let (b, h, rj) = unsafe { records::<PLAIN>(s, &idx, rkv) };
             let [sx, sy, sz, d2] = separation([bkx, bky, bkz], [hkx, hky, hkz], &b, &h);
             let rs = _mm256_add_ps(rkv, rj);
-            // Not (d2 ≥ rs² or d2 ≤ 1e-18): NaN passes, like the scalar test.
-            let out = _mm256_or_ps(
-                _mm256_cmp_ps(d2, _mm256_mul_ps(rs, rs), _CMP_GE_OQ),
-                _mm256_cmp_ps(d2, tiny, _CMP_LE_OQ),
-            );
+            // Not d2 ≥ rs²: NaN passes, like the scalar test.
+            let out = _mm256_cmp_ps(d2, _mm256_mul_ps(rs, rs), _CMP_GE_OQ);
             let hit = !(_mm256_movemask_ps(out) as u32) & valid;
             if hit == 0 {
+                continue;
+            }
+            if _mm256_movemask_ps(_mm256_cmp_ps(d2, tiny, _CMP_LE_OQ)) as u32 & hit != 0 {
+                // A coincident pair (rare): the block by the scalar rule, lane by
+                // lane in list order (the same bits for the other lanes).
+                for (l, &j) in idx.iter().enumerate() {
+                    if (hit >> l) & 1 != 0 {
+                        if let Some(d) = super::push(s, k, j, pk, uk, rk) {
+                            (ax, ay, az) = (ax + d.x, ay + d.y, az + d.z);
+                            n += 1;
+                        }
+                    }
+                }
                 continue;
             }
             let dist = _mm256_sqrt_ps(d2);
@@ -782,7 +845,7 @@ mod avx {
         let h2 = _mm256_set1_ps(g.h2);
         let rumpf = _mm256_set1_ps(super::cohesion_force(1.0, 1.0));
         let half = _mm256_set1_ps(0.5);
-        let tiny = _mm256_set1_ps(1.0e-18);
+        let tiny = _mm256_set1_ps(super::COINCIDENT);
         let one = _mm256_set1_ps(1.0);
         let zero = _mm256_setzero_ps();
         let sign = _mm256_set1_ps(-0.0);
@@ -806,13 +869,22 @@ mod avx {
             let sigma = _mm256_mul_ps(half, _mm256_add_ps(gkc, gj[2]));
             let cohesive = _mm256_cmp_ps(sigma, zero, _CMP_GT_OQ);
             let reach = _mm256_blendv_ps(rs, _mm256_mul_ps(rs, scale), cohesive);
-            // Not (d2 ≥ reach² or d2 ≤ 1e-18): NaN passes, like the scalar test.
-            let out = _mm256_or_ps(
-                _mm256_cmp_ps(d2, _mm256_mul_ps(reach, reach), _CMP_GE_OQ),
-                _mm256_cmp_ps(d2, tiny, _CMP_LE_OQ),
-            );
+            // Not d2 ≥ reach²: NaN passes, like the scalar test.
+            let out = _mm256_cmp_ps(d2, _mm256_mul_ps(reach, reach), _CMP_GE_OQ);
             let hit = !(_mm256_movemask_ps(out) as u32) & valid;
             if hit == 0 {
+                continue;
+            }
+            if _mm256_movemask_ps(_mm256_cmp_ps(d2, tiny, _CMP_LE_OQ)) as u32 & hit != 0 {
+                // A coincident pair (rare): as in [`sum`].
+                for (l, &j) in idx.iter().enumerate() {
+                    if (hit >> l) & 1 != 0 {
+                        if let Some(d) = super::rub(s, g, k, j, pk, uk, rk) {
+                            (ax, ay, az) = (ax + d.x, ay + d.y, az + d.z);
+                            n += 1;
+                        }
+                    }
+                }
                 continue;
             }
             let dist = _mm256_sqrt_ps(d2);
@@ -939,8 +1011,8 @@ mod tests {
     use crate::particles::Particles;
     use crate::solver::parallel::Executor;
 
-    /// On a random packed cloud (many overlaps, pinned and unyielding particles,
-    /// mixed radii, masses and splitting counts), the kernel's sum is the scalar loop's, bit for bit;
+    /// On a random packed cloud (many overlaps, coincident pairs, pinned and
+    /// unyielding particles, mixed radii, masses and splitting counts), the kernel's sum is the scalar loop's, bit for bit;
     /// on the same cloud with one radius and no unyielding particle, the plain kernel
     /// too; and the granular sum (random friction and cohesion) is its scalar loop's.
     #[test]
@@ -961,12 +1033,18 @@ mod tests {
         let n = 6000;
         let mut p = Particles::default();
         p.reserve(n).unwrap();
+        let mut last = (Vec3::ZERO, Vec3::ZERO);
         for i in 0..n {
-            let x = Vec3::new(next(), next(), next()) * 0.3 + Vec3::new(2.0, -1.0, 0.5);
+            let mut x = Vec3::new(next(), next(), next()) * 0.3 + Vec3::new(2.0, -1.0, 0.5);
             let w = if i % 13 == 0 { 0.0 } else { 0.5 + next() };
-            p.push(x, w);
             // A displacement within the substep (the relative motion friction acts on).
-            let d = Vec3::new(next(), next(), next()) * 0.004 - Vec3::splat(0.002);
+            let mut d = Vec3::new(next(), next(), next()) * 0.004 - Vec3::splat(0.002);
+            if i % 10 == 9 {
+                // Every tenth particle exactly on the one before (a coincident pair).
+                (x, d) = last;
+            }
+            last = (x, d);
+            p.push(x, w);
             p.hot[i] = d.extend(w);
             p.radius[i] = 0.01 * (0.5 + next());
             p.unyielding[i] = match i % 7 {
@@ -1055,6 +1133,19 @@ mod tests {
             }
         }
         assert!(touched > 100, "the cloud must hold many multiple contacts");
+        let coincident = (0..s.len())
+            .filter(|&k| {
+                s.list(k).iter().any(|&j| {
+                    let j = j as usize;
+                    separation(s.base[k], s.base[j], s.hot[k], s.hot[j]).length_squared()
+                        <= COINCIDENT
+                })
+            })
+            .count();
+        assert!(
+            coincident > 500,
+            "the cloud must hold coincident pairs: {coincident}"
+        );
         // The granular sum: random materials (some frictionless, some cohesive),
         // against the scalar loop, with and without cohesion in the cloud.
         for cohesive in [false, true] {

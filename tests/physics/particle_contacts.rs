@@ -199,3 +199,110 @@ fn contacts_and_colliders_are_bit_identical_for_any_thread_count() {
         assert_eq!(run(threads), reference, "threads {threads}");
     }
 }
+
+/// A weightless world of one thread (or `threads`) with `substeps` of one iteration.
+fn weightless(substeps: u32, threads: u32) -> World {
+    World::new(WorldDesc {
+        gravity: Vec3::ZERO,
+        substeps,
+        iterations: 1,
+        threads,
+        ..WorldDesc::default()
+    })
+    .unwrap()
+}
+
+/// Two particles a host added at one point have no separation to push along: a
+/// coincident pair is pushed apart along a fixed direction of its own, opposite for
+/// its two sides (`kernels::contact::coincident_normal`, whose directions have an xy
+/// part of √3/2). One substep of one iteration: the lone pair closes its overlap
+/// exactly, so the two end one radius sum apart about their unmoved midpoint, √3/2 of
+/// it in xy. In a planar world the z part is dropped at the end of the substep (√3/2
+/// of the radius sum, in the plane). The push becomes their velocity, as every PBD
+/// correction. Before, the pair was never pushed (no contact normal).
+#[test]
+fn two_coincident_particles_are_pushed_one_radius_sum_apart() {
+    let half_sqrt3 = 0.5 * 3.0f32.sqrt();
+    for plane in [None, Some(0.25)] {
+        let mut w = weightless(1, 1);
+        w.set_planar(plane).unwrap();
+        let at = Vec3::new(1.0, 2.0, plane.unwrap_or(-0.5));
+        w.add_particles(&[at, at], None).unwrap();
+        w.set_particle_radii(0, &[0.03, 0.05]).unwrap();
+        w.step(FRAME_DT).unwrap();
+        let p = w.particles();
+        let (a, b) = (p.position(0), p.position(1));
+        let d = a - b;
+        let xy = d.truncate().length();
+        assert!((xy - 0.08 * half_sqrt3).abs() < 2.0e-6, "{plane:?}: {d}");
+        assert!(((a + b) * 0.5 - at).length() < 2.0e-6, "{plane:?}: {a} {b}");
+        let expected = match plane {
+            None => 0.08,
+            Some(z) => {
+                assert!(a.z == z && b.z == z, "{a} {b}");
+                0.08 * half_sqrt3
+            }
+        };
+        assert!((d.length() - expected).abs() < 2.0e-6, "{plane:?}: {d}");
+        // The push became velocity (x − x_prev) / h: equal and opposite.
+        let (va, vb) = (p.velocity(0), p.velocity(1));
+        assert!((va + vb).length() < 1.0e-3, "momentum {va} {vb}");
+        assert!((va - vb - d / FRAME_DT).length() < 1.0e-3, "{va} {vb} {d}");
+    }
+}
+
+/// A clump of 1,500 particles added at one point (weightless, 8 substeps) spreads:
+/// after one step no two particles coincide (closer than 1 µm); every push is equal
+/// and opposite, so the centroid stays where the clump was and the momentum stays
+/// zero; after 30 frames no pair overlaps by more than 1% of the radius sum; and 1 and
+/// 2 threads give the same bits. Before, the clump stayed one point (and cost N² pair
+/// tests every step).
+#[test]
+fn a_clump_of_coincident_particles_spreads() {
+    let n = 1500;
+    let at = Vec3::new(-3.0, 1.0, 2.0);
+    let run = |threads: u32| -> World {
+        let mut w = weightless(8, threads);
+        w.add_particles(&vec![at; n], None).unwrap();
+        w.set_particle_radii(0, &vec![PARTICLE_RADIUS; n]).unwrap();
+        w.step(FRAME_DT).unwrap();
+        w
+    };
+    let mut w = run(1);
+    assert_eq!(fingerprint(&w), fingerprint(&run(2)), "1 and 2 threads");
+    let centroid_and_momentum = |w: &World| {
+        let p = w.particles();
+        let (mut c, mut m, mut speed) = (Vec3::ZERO, Vec3::ZERO, 0.0f32);
+        for i in 0..p.len() {
+            c += p.position(i) / p.len() as f32;
+            m += p.velocity(i);
+            speed += p.velocity(i).length();
+        }
+        (c, m, speed)
+    };
+    let closest = |w: &World| {
+        let p = w.particles();
+        let mut d = f32::MAX;
+        for i in 0..p.len() {
+            for j in 0..i {
+                d = d.min((p.position(i) - p.position(j)).length());
+            }
+        }
+        d
+    };
+    assert!(closest(&w) > 1.0e-6, "closest pair {}", closest(&w));
+    let (c, m, speed) = centroid_and_momentum(&w);
+    assert!((c - at).length() < 1.0e-4, "centroid {c}");
+    assert!(
+        speed > 0.0 && m.length() < 1.0e-4 * speed,
+        "momentum {m} of {speed}"
+    );
+    for _ in 1..30 {
+        w.step(FRAME_DT).unwrap();
+    }
+    let deepest = deepest_overlap(&w);
+    assert!(deepest < 0.01, "deepest overlap {deepest}");
+    let (c, m, speed) = centroid_and_momentum(&w);
+    assert!((c - at).length() < 1.0e-3, "centroid {c}");
+    assert!(m.length() < 1.0e-4 * speed, "momentum {m} of {speed}");
+}
