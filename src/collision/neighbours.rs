@@ -31,13 +31,18 @@
 //!   `ROAM_MIN + m/ROAM_SHARE` slots would roam, or when the roaming lists outgrow their
 //!   reserved room, so a partial update never allocates; every step starts from a
 //!   full build.
-//! * **Grid**: cell `C = 2 (r_max + s_cut)`, the largest reach of two *slow*
-//!   particles (skins up to `FAST_SKIN · r_max`, with `s_cut` their largest skin),
+//! * **Wide particles**: a movable particle of radius above [`WIDE_RADIUS`] times
+//!   the mean radius is searched on its own as a fast one is (below), when there are
+//!   at most [`MAX_FAST`]`+ n/256` of them (otherwise none is wide); `r_grid` is the
+//!   largest radius of the others (pinned particles included: they are never searched
+//!   on their own), `r_max` the largest of all.
+//! * **Grid**: cell `C = 2 (r_grid + s_cut)`, the largest reach of two *slow*
+//!   particles (skins up to `FAST_SKIN · r_grid`, with `s_cut` their largest skin),
 //!   so a slow particle finds every slow partner in the 3 × 3 × 3 cells around its
 //!   own. (Cells of half the reach, 5 × 5 × 5 of them, hold 40% fewer candidates
 //!   but split them into 25 runs of one or two particles each; the 9 runs of 3 × 3
 //!   rows are tested faster, eight candidates at a time.) A *fast*
-//!   particle (skin above `FAST_SKIN · r_max`, when there are at most
+//!   particle (skin above `FAST_SKIN · r_grid`, when there are at most
 //!   [`MAX_FAST`]`+ n/256` of them; otherwise their skins are clamped and the
 //!   validity check rebuilds as they move) scans as many cells as its reach needs
 //!   (or every particle, when that is cheaper), and its slow partners see it through
@@ -92,8 +97,16 @@ pub const HORIZON_SUBSTEPS: f32 = 4.0;
 /// radius and the validity check rebuilds the lists as the particles move.
 pub const MAX_FAST: usize = 64;
 
-/// Skins above this fraction of the largest radius make a particle fast.
+/// Skins above this fraction of the largest radius (of the particles that are not
+/// wide) make a particle fast.
 pub const FAST_SKIN: f32 = 0.5;
+
+/// A movable particle whose radius is above this many times the mean radius is
+/// *wide*: searched on its own like a fast one (at most [`MAX_FAST`] plus one per 256
+/// particles, else none is), so that one boulder among sand does not size every
+/// particle's cells (one particle of radius 1 m among 64,000 of 5 cm made each step
+/// 55 times slower).
+pub const WIDE_RADIUS: f32 = 4.0;
 
 /// A slow particle scans the cells within this many of its own: cells are
 /// `1 / SLOW_CELLS` of the largest slow reach (see the module doc: 27 cells of R³
@@ -160,7 +173,7 @@ pub struct NeighbourStats {
     pub pairs: u64,
     /// The longest list.
     pub max_neighbours: u32,
-    /// Fast particles of the last build (searched on their own).
+    /// Fast and wide particles of the last build (searched on their own).
     pub fast: u32,
     /// Builds since the world was created.
     pub builds: u64,
@@ -220,7 +233,7 @@ impl<'a> Partners<'a> {
 pub(crate) struct Neighbours {
     /// Whether any particle has a radius.
     pub active: bool,
-    /// Cell edge (m) of the last build: 2 (r_max + s_cut) / SLOW_CELLS.
+    /// Cell edge (m) of the last build: 2 (r_grid + s_cut) / SLOW_CELLS.
     cell: f32,
     /// The hashed layout of the last build (used when it is not dense).
     hashed: Hashed,

@@ -306,3 +306,52 @@ fn a_clump_of_coincident_particles_spreads() {
     assert!((c - at).length() < 1.0e-3, "centroid {c}");
     assert!(m.length() < 1.0e-4 * speed, "momentum {m} of {speed}");
 }
+
+/// A boulder among small particles (radius 0.25 m on a pinned bed of 2 cm ones, 4 cm
+/// apart) is *wide* (radius above 4 times the mean): searched on its own like a fast
+/// particle, so the search's cells stay sized by the bed (a boulder sizing them made
+/// every particle test hundreds of times more candidates: one of radius 1 m among
+/// 64,000 of 5 cm, 0.9 s a step instead of 0.06). Dropped from 0.35 m above its
+/// resting height, centred over a bed particle, it rests on that particle alone (its
+/// lattice neighbours are farther than the radii sum): centre at the bed's height plus
+/// 0.25 + 0.02 m, above the particle, the same bits on 1 and 2 threads.
+#[test]
+fn a_boulder_rests_on_a_bed_of_small_particles() {
+    let (r, big, d) = (0.02f32, 0.25f32, 0.04f32);
+    let run = |threads: u32| -> World {
+        let mut w = World::new(WorldDesc {
+            threads,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        let mut x = Vec::new();
+        for i in -20..=20 {
+            for k in -20..=20 {
+                x.push(Vec3::new(i as f32 * d, 0.0, k as f32 * d));
+            }
+        }
+        let bed = x.len();
+        w.add_particles(&x, Some(&vec![0.0; bed])).unwrap();
+        w.set_particle_radii(0, &vec![r; bed]).unwrap();
+        let boulder = w
+            .add_particles(&[Vec3::new(0.0, big + r + 0.35, 0.0)], Some(&[0.5]))
+            .unwrap();
+        w.set_particle_radii(boulder, &[big]).unwrap();
+        for _ in 0..90 {
+            w.step(FRAME_DT).unwrap();
+        }
+        w
+    };
+    let w = run(1);
+    assert_eq!(
+        w.neighbour_stats().fast,
+        1,
+        "the boulder is searched on its own"
+    );
+    let p = w.particles();
+    let c = p.position(p.len() - 1);
+    assert!((c.y - (big + r)).abs() < 1.0e-4, "boulder at {c}");
+    assert!(c.x.abs() < 1.0e-4 && c.z.abs() < 1.0e-4, "boulder at {c}");
+    assert!(p.velocity(p.len() - 1).length() < 1.0e-2, "at rest");
+    assert_eq!(fingerprint(&w), fingerprint(&run(2)), "1 and 2 threads");
+}

@@ -18,14 +18,16 @@ impl Neighbours {
         exec: &Executor,
     ) -> Result<()> {
         let n = particles.len();
-        // Largest radius and mean velocity (serial: a fixed order).
+        // Largest radius, the radii's sum and mean velocity (serial: a fixed order).
         let (mut r_max, mut count) = (0.0f32, 0usize);
+        let mut r_sum = 0.0f64;
         let mut v_sum = Vec3::ZERO;
         let mut moving = 0u32;
         for i in 0..n {
             let r = particles.radius[i];
             if searched(particles, i) {
                 r_max = r_max.max(r);
+                r_sum += r as f64;
                 count += 1;
                 let p = particles.hot[i];
                 if p.w != 0.0 {
@@ -80,12 +82,33 @@ impl Neighbours {
             });
         }
         let fast_cap = MAX_FAST + n / 256;
-        let mut fast_count = 0usize;
-        let (mut s_cut, mut s_fast) = (0.0f32, 0.0f32);
-        let cap = FAST_SKIN * r_max;
+        // Wide particles (movable, radius above WIDE_RADIUS times the mean): searched
+        // on their own like fast ones, so that the cells are sized by the others'
+        // largest radius, `r_grid`. When there are more than `fast_cap`, none is wide
+        // (the cells are sized by the largest radius, as they always were).
+        let mut wide_cut = (WIDE_RADIUS as f64 * r_sum / count as f64) as f32;
+        let is_wide = |i: usize, cut: f32| {
+            particles.radius[i] > cut && particles.hot[i].w != 0.0 && searched(particles, i)
+        };
+        let (mut r_grid, mut wide_count) = (0.0f32, 0usize);
+        for i in 0..n {
+            if is_wide(i, wide_cut) {
+                wide_count += 1;
+            } else if searched(particles, i) {
+                r_grid = r_grid.max(particles.radius[i]);
+            }
+        }
+        if wide_count > fast_cap {
+            (wide_cut, wide_count, r_grid) = (f32::INFINITY, 0, r_max);
+        }
+        let mut fast_count = wide_count;
+        let (mut s_cut, mut s_fast, mut s_wide) = (0.0f32, 0.0f32, 0.0f32);
+        let cap = FAST_SKIN * r_grid;
         for i in 0..n {
             let s = self.skin_of[i];
-            if s > cap {
+            if is_wide(i, wide_cut) {
+                s_wide = s_wide.max(s);
+            } else if s > cap {
                 if particles.hot[i].w != 0.0 {
                     fast_count += 1;
                     s_fast = s_fast.max(s);
@@ -99,18 +122,21 @@ impl Neighbours {
             }
         }
         if fast_count > fast_cap {
-            // Too many to search one by one: clamp them (the check rebuilds).
-            for s in &mut self.skin_of[..n] {
-                *s = s.min(cap);
+            // Too many to search one by one: clamp the skins of all but the wide
+            // ones (the check rebuilds).
+            for (i, s) in self.skin_of[..n].iter_mut().enumerate() {
+                if !is_wide(i, wide_cut) {
+                    *s = s.min(cap);
+                }
             }
             s_cut = s_cut.max(cap);
-            fast_count = 0;
+            fast_count = wide_count;
             s_fast = 0.0;
         }
         self.r_max = r_max;
         self.s_cut = s_cut;
-        self.s_fast = s_fast;
-        self.cell = 2.0 * (r_max + s_cut) / SLOW_CELLS as f32;
+        self.s_fast = s_fast.max(s_wide);
+        self.cell = 2.0 * (r_grid + s_cut) / SLOW_CELLS as f32;
         let inv_cell = 1.0 / self.cell;
         let (hashed, table) = Hashed::with_buckets(TABLE_PER_PARTICLE * n);
         self.hashed = hashed;
@@ -266,7 +292,8 @@ impl Neighbours {
                     unyielding[j] = particles.unyielding[i];
                     filter[j] = particles.filter[i];
                     skin[j] = s;
-                    fast[j] = fast_count > 0 && s > FAST_SKIN * r_max && p.w != 0.0;
+                    fast[j] =
+                        fast_count > 0 && p.w != 0.0 && (s > cap || particles.radius[i] > wide_cut);
                     anchor_base[j] = b;
                     anchor_hot[j] = p.truncate();
                     for a in 0..3 {

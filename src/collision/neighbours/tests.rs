@@ -93,6 +93,8 @@ fn lists_equal_a_brute_force_search() {
         (2, 3000, 0.3, Vec3::new(1.0e3, -2.0e3, 5.0e2), 0.015, 3),
         (3, 2000, 2.0, Vec3::new(-3.0, 0.0, 7.0), 0.05, 40),
         (4, 5000, 0.4, Vec3::ZERO, 0.01, 200), // too many fast: clamped
+        (5, 3000, 0.5, Vec3::ZERO, 0.02, 3),   // wide particles (below)
+        (6, 3000, 0.5, Vec3::ZERO, 0.02, 3),   // too many wide: none is wide
     ];
     for (case, (seed, n, side, centre, r, fast)) in cases.into_iter().enumerate() {
         let mut p = cloud(seed, n, side, centre, r, fast);
@@ -103,8 +105,38 @@ fn lists_equal_a_brute_force_search() {
                 p.base[i].x += 5.0e3;
             }
         }
+        // Seed 5: every 97th movable particle ten times the largest radius of the
+        // others (wide: the cells stay sized by the others; a pinned one would size
+        // them); seed 6: every 7th, more than the wide set's bound, so none is wide.
+        let wide_every = [0, 0, 0, 0, 97, 7][case];
+        if wide_every > 0 {
+            for i in (0..n).step_by(wide_every) {
+                if p.radius[i] > 0.0 && p.hot[i].w != 0.0 {
+                    p.radius[i] = 10.0 * r;
+                }
+            }
+        }
         let mut s = Neighbours::default();
         s.begin_step(&p, h, &exec).unwrap();
+        if wide_every > 0 {
+            // Wide, or fast (and movable, with a radius).
+            let own = (0..n)
+                .filter(|&i| {
+                    p.radius[i] == 10.0 * r || (i < fast && p.radius[i] > 0.0 && p.hot[i].w != 0.0)
+                })
+                .count();
+            let slow_reach = 2.0 * (r + s.s_cut);
+            if seed == 5 {
+                assert!(s.cell <= slow_reach, "seed {seed}: cell {}", s.cell);
+                assert_eq!(s.stats().fast as usize, own, "seed {seed}");
+            } else {
+                assert!(s.cell >= 2.0 * 10.0 * r, "seed {seed}: cell {}", s.cell);
+                assert!(
+                    s.stats().fast as usize <= fast && own > MAX_FAST,
+                    "seed {seed}"
+                );
+            }
+        }
         if case <= 1 {
             assert_eq!(s.dense.is_none(), case == 1, "seed {seed}: layout");
         }
@@ -113,7 +145,9 @@ fn lists_equal_a_brute_force_search() {
         assert!(!want.is_empty());
         assert_eq!(got.len(), want.len(), "seed {seed}: pair count");
         assert_eq!(got, want, "seed {seed}");
-        if (1..=MAX_FAST).contains(&fast) {
+        if wide_every > 0 {
+            // The counts are checked above.
+        } else if (1..=MAX_FAST).contains(&fast) {
             let movable = (0..fast)
                 .filter(|&i| p.radius[i] > 0.0 && p.hot[i].w != 0.0)
                 .count();
