@@ -39,6 +39,9 @@
 //! `--substeps` (default 10), `--iterations` (default 1), `--frames` (default 300),
 //! `--friction MU` (particles only: static and dynamic friction between the particles,
 //! `ParticleMaterial`; default 0, frictionless),
+//! `--boulder R` (particles only: one more particle, of radius R m, 1 kg, dropped
+//! from 1 m above the pile's top at the box's centre: a particle far larger than the
+//! rest; default none),
 //! `--profiling 1` (the world times its stages, and the JSON gains `stages_ms_per_frame`:
 //! each stage that ran, ms per frame, the groups `step` and `substep` included; every
 //! scene but rings_2d and stream; default 0),
@@ -110,6 +113,9 @@ struct Options {
     /// Friction coefficient (static and dynamic) between the particles of the
     /// `particles` scene (0 = frictionless, the scene's own).
     friction: f32,
+    /// `--boulder R`: radius (m) of one more particle dropped on the `particles` pile
+    /// (0 = none).
+    boulder: f32,
     /// `--profiling 1`: the world times its stages (`WorldDesc::profiling`).
     profiling: bool,
     /// `--sleep 1`: sleeping on and everything put to sleep before the frames.
@@ -136,7 +142,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d|stream> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1] [--schedule 0|1] [--diffuse C] [--surface 0|1]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d|stream> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--boulder R] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1] [--schedule 0|1] [--diffuse C] [--surface 0|1]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -147,6 +153,7 @@ fn parse() -> Result<Options, String> {
         frames: 300,
         snapshot: 0,
         friction: 0.0,
+        boulder: 0.0,
         profiling: false,
         sleep: false,
         lod: 1,
@@ -184,6 +191,16 @@ fn parse() -> Result<Options, String> {
                     .map_err(|e| format!("{flag} {value}: {e}"))?;
                 if o.scene != "particles" {
                     return Err("--friction applies to the particles scene only".into());
+                }
+            }
+            "--boulder" => {
+                o.boulder = value
+                    .parse::<f32>()
+                    .map_err(|e| format!("{flag} {value}: {e}"))?;
+                if o.scene != "particles" || !(o.boulder > 0.0 && o.boulder < 0.6) {
+                    return Err(
+                        "--boulder applies to the particles scene, radius in (0, 0.6) m".into(),
+                    );
                 }
             }
             "--profiling" => o.profiling = number()? == 1,
@@ -290,6 +307,18 @@ fn run(o: &Options) -> Result<String, String> {
         scene
             .world
             .set_particle_material(0, count, &sand)
+            .map_err(|e| e.to_string())?;
+    }
+    if o.boulder > 0.0 {
+        let world = &mut scene.world;
+        let p = world.particles();
+        let top = (0..p.len()).map(|i| p.position(i).y).fold(0.0f32, f32::max);
+        let at = sinew::Vec3::new(0.0, top + 1.0 + o.boulder, 0.0);
+        let boulder = world
+            .add_particles(&[at], None)
+            .map_err(|e| e.to_string())?;
+        world
+            .set_particle_radii(boulder, &[o.boulder])
             .map_err(|e| e.to_string())?;
     }
     if o.sleep {
