@@ -42,6 +42,9 @@
 //! `--boulder R` (particles only: one more particle, of radius R m, 1 kg, dropped
 //! from 1 m above the pile's top at the box's centre: a particle far larger than the
 //! rest; default none),
+//! `--colliders N` (particles only: N more box colliders, 0.2 m half-extents, 1 m
+//! apart in rows of 64 beyond the box's +x wall, never touched: a level's other
+//! shapes; default none),
 //! `--profiling 1` (the world times its stages, and the JSON gains `stages_ms_per_frame`:
 //! each stage that ran, ms per frame, the groups `step` and `substep` included; every
 //! scene but rings_2d and stream; default 0),
@@ -116,6 +119,8 @@ struct Options {
     /// `--boulder R`: radius (m) of one more particle dropped on the `particles` pile
     /// (0 = none).
     boulder: f32,
+    /// `--colliders N`: box colliders added away from the `particles` pile.
+    colliders: u32,
     /// `--profiling 1`: the world times its stages (`WorldDesc::profiling`).
     profiling: bool,
     /// `--sleep 1`: sleeping on and everything put to sleep before the frames.
@@ -142,7 +147,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d|stream> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--boulder R] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1] [--schedule 0|1] [--diffuse C] [--surface 0|1]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d|stream> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--boulder R] [--colliders N] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1] [--schedule 0|1] [--diffuse C] [--surface 0|1]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -154,6 +159,7 @@ fn parse() -> Result<Options, String> {
         snapshot: 0,
         friction: 0.0,
         boulder: 0.0,
+        colliders: 0,
         profiling: false,
         sleep: false,
         lod: 1,
@@ -201,6 +207,12 @@ fn parse() -> Result<Options, String> {
                     return Err(
                         "--boulder applies to the particles scene, radius in (0, 0.6) m".into(),
                     );
+                }
+            }
+            "--colliders" => {
+                o.colliders = number()?;
+                if o.scene != "particles" || o.colliders > 100_000 {
+                    return Err("--colliders applies to the particles scene, at most 100000".into());
                 }
             }
             "--profiling" => o.profiling = number()? == 1,
@@ -320,6 +332,17 @@ fn run(o: &Options) -> Result<String, String> {
         world
             .set_particle_radii(boulder, &[o.boulder])
             .map_err(|e| e.to_string())?;
+    }
+    for k in 0..o.colliders {
+        let (a, b) = ((k % 64) as f32, (k / 64) as f32);
+        let desc = sinew::ColliderDesc {
+            shape: sinew::Shape::Box {
+                half_extents: sinew::Vec3::splat(0.2),
+            },
+            position: sinew::Vec3::new(2.0 + b, 0.2, a - 32.0),
+            ..sinew::ColliderDesc::default()
+        };
+        scene.world.add_collider(&desc).map_err(|e| e.to_string())?;
     }
     if o.sleep {
         scene.world.sleep_all().map_err(|e| e.to_string())?;

@@ -547,6 +547,8 @@ impl Colliders {
         let reach: &[f32] = if self.widened { &self.reach } else { radius };
         let inv_h = 1.0 / h;
         let kernel = self.cull_kernel;
+        let bounded: u32 = shape_bits.iter().map(|b| b.count_ones()).sum();
+        let region_cull = bounded > REGION_CULL_SHAPES;
         exec.for_chunk_parts(parts, REGION, |range, (contacts, count, start)| {
             debug_assert_eq!(range.start % REGION, 0, "ranges are chunk-aligned");
             // The range's region of the contact buffer starts at `origin`.
@@ -558,13 +560,26 @@ impl Colliders {
             let mut stage = [[Contact::default(); MAX_COLLIDER_CONTACTS]; 8];
             let mut cursor = 0;
             let mut first = range.start;
+            // The region's groups after its cull (`region_groups`); None: every group.
+            let mut live = [(0u32, 0u32, 0u32); REGION_GROUPS];
+            let mut kept = None;
             while first < range.end {
                 if first % REGION == 0 {
                     cursor = first * MAX_COLLIDER_CONTACTS;
+                    kept = None;
+                    if region_cull {
+                        let len = (range.end - first).min(REGION);
+                        let region = PathBox::of(base, hot, vel, reach, h, first, len);
+                        kept = region_groups(slots, plane_bits, shape_bits, &region, &mut live);
+                    }
                 }
                 let len = (range.end - first).min(8);
                 let mut found = [0u8; 8];
-                for (g, (&planes, &shapes)) in plane_bits.iter().zip(shape_bits).enumerate() {
+                let groups = match kept {
+                    Some(n) => Groups::Kept(live[..n].iter()),
+                    None => Groups::All(plane_bits.iter().zip(shape_bits).enumerate()),
+                };
+                for (g, planes, shapes) in groups {
                     if planes | shapes == 0 {
                         continue;
                     }
@@ -988,6 +1003,62 @@ fn project_dynamic(
     d
 }
 
+/// The world box around the paths of particles `first..first + len` over the
+/// substep (radii included), their largest radius and longest path: what
+/// [`Collider::culls_box`] tests. The box of a sub-range lies inside the box of its
+/// range and its radius and path are no larger, with the same rounding (the same
+/// expressions over fewer particles), so a shape culled for a range is culled for
+/// every block of it.
+struct PathBox {
+    lo: Vec3,
+    hi: Vec3,
+    r_max: f32,
+    seg_max: f32,
+}
+
+impl PathBox {
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn of(
+        base: &[Vec3A],
+        hot: &[Vec4],
+        vel: &[Vec3],
+        radius: &[f32],
+        h: f32,
+        first: usize,
+        len: usize,
+    ) -> Self {
+        let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+        let (mut r_max, mut seg_max) = (0.0f32, 0.0f32);
+        for i in first..first + len {
+            let b = Vec3::from(base[i]);
+            let (x0, x1) = (b - h * vel[i], b + hot[i].truncate());
+            let r = radius[i];
+            lo = lo.min(x0.min(x1) - Vec3::splat(r));
+            hi = hi.max(x0.max(x1) + Vec3::splat(r));
+            r_max = r_max.max(r);
+            seg_max = seg_max.max((x1 - x0).length());
+        }
+        PathBox {
+            lo,
+            hi,
+            r_max,
+            seg_max,
+        }
+    }
+
+    /// Whether the box holds no NaN or infinity (a NaN anywhere keeps every
+    /// particle: the exact query decides).
+    fn boxed(&self) -> bool {
+        self.lo.is_finite() && self.hi.is_finite() && self.seg_max.is_finite()
+    }
+
+    /// [`Collider::culls_box`] for this box.
+    fn culls(&self, c: &Collider) -> bool {
+        self.boxed() && c.culls_box(self.lo, self.hi, self.r_max, self.seg_max)
+    }
+}
+
 /// The masks of the bounded shapes and meshes of group `g` (bits `shapes`) for the
 /// block of `len` particles at `first`: all of them, unless the box around the block's
 /// paths is out of the shape's reach ([`Collider::culls_box`]). Returns their union.
@@ -1005,19 +1076,7 @@ fn shape_masks(
     len: usize,
     masks: &mut [u8; 32],
 ) -> u32 {
-    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-    let (mut r_max, mut seg_max) = (0.0f32, 0.0f32);
-    for i in first..first + len {
-        let b = Vec3::from(base[i]);
-        let (x0, x1) = (b - h * vel[i], b + hot[i].truncate());
-        let r = radius[i];
-        lo = lo.min(x0.min(x1) - Vec3::splat(r));
-        hi = hi.max(x0.max(x1) + Vec3::splat(r));
-        r_max = r_max.max(r);
-        seg_max = seg_max.max((x1 - x0).length());
-    }
-    // A NaN anywhere keeps every particle (the exact query decides).
-    let boxed = lo.is_finite() && hi.is_finite() && seg_max.is_finite();
+    let block = PathBox::of(base, hot, vel, radius, h, first, len);
     let all = (1u32 << len) - 1;
     let mut any = 0;
     let mut bits = shapes;
@@ -1025,15 +1084,80 @@ fn shape_masks(
         let k = bits.trailing_zeros() as usize;
         bits &= bits - 1;
         let c = slots[32 * g + k].as_ref().expect("a shape slot is live");
-        let m = if boxed && c.culls_box(lo, hi, r_max, seg_max) {
-            0
-        } else {
-            all
-        };
+        let m = if block.culls(c) { 0 } else { all };
         masks[k] = m as u8;
         any |= m;
     }
     any
+}
+
+/// The groups a block of detection visits: those its region kept
+/// ([`region_groups`]) or every group; `(g, planes, shapes)`.
+enum Groups<'a> {
+    Kept(std::slice::Iter<'a, (u32, u32, u32)>),
+    All(std::iter::Enumerate<std::iter::Zip<std::slice::Iter<'a, u32>, std::slice::Iter<'a, u32>>>),
+}
+
+impl Iterator for Groups<'_> {
+    type Item = (usize, u32, u32);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Groups::Kept(it) => it.next().map(|&(g, p, s)| (g as usize, p, s)),
+            Groups::All(it) => it.next().map(|(g, (&p, &s))| (g, p, s)),
+        }
+    }
+}
+
+/// Bounded shapes above which detection first culls them per region of [`REGION`]
+/// particles (below, the blocks' own culling is cheaper than the regions' boxes).
+const REGION_CULL_SHAPES: u32 = 8;
+
+/// Groups (of 32 collider slots) a region keeps after its cull, at most: a region
+/// near more keeps every group (the blocks cull them as without the region's cull).
+const REGION_GROUPS: usize = 32;
+
+/// The groups whose planes, or bounded shapes not culled by the box of particles
+/// `first..first + len` ([`PathBox`]), may touch those particles: `(g, planes,
+/// shapes)` in group order into `live`, their number returned; None (every group,
+/// with all its shapes) when the box is not finite or more than [`REGION_GROUPS`]
+/// groups remain. Every shape it drops is one each block of the region drops too,
+/// so detection finds the same contacts in the same order.
+#[allow(clippy::too_many_arguments)]
+fn region_groups(
+    slots: &[Option<Collider>],
+    plane_bits: &[u32],
+    shape_bits: &[u32],
+    region: &PathBox,
+    live: &mut [(u32, u32, u32); REGION_GROUPS],
+) -> Option<usize> {
+    if !region.boxed() {
+        return None;
+    }
+    let mut n = 0;
+    for (g, (&planes, &shapes)) in plane_bits.iter().zip(shape_bits).enumerate() {
+        let mut kept = 0u32;
+        let mut bits = shapes;
+        while bits != 0 {
+            let k = bits.trailing_zeros();
+            bits &= bits - 1;
+            let c = slots[32 * g + k as usize]
+                .as_ref()
+                .expect("a shape slot is live");
+            if !region.culls(c) {
+                kept |= 1 << k;
+            }
+        }
+        if planes | kept != 0 {
+            if n == REGION_GROUPS {
+                return None;
+            }
+            live[n] = (g as u32, planes, kept);
+            n += 1;
+        }
+    }
+    Some(n)
 }
 
 /// The particles whose collider contacts share one region of the contact buffer: an
