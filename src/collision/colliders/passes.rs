@@ -547,6 +547,13 @@ impl Colliders {
         let reach: &[f32] = if self.widened { &self.reach } else { radius };
         let inv_h = 1.0 / h;
         let kernel = self.cull_kernel;
+        let paths = Paths {
+            base,
+            hot,
+            vel,
+            radius: reach,
+            h,
+        };
         let bounded: u32 = shape_bits.iter().map(|b| b.count_ones()).sum();
         let region_cull = bounded > REGION_CULL_SHAPES;
         exec.for_chunk_parts(parts, REGION, |range, (contacts, count, start)| {
@@ -569,7 +576,7 @@ impl Colliders {
                     kept = None;
                     if region_cull {
                         let len = (range.end - first).min(REGION);
-                        let region = PathBox::of(base, hot, vel, reach, h, first, len);
+                        let region = PathBox::of(&paths, first, len);
                         kept = region_groups(slots, plane_bits, shape_bits, &region, &mut live);
                     }
                 }
@@ -596,9 +603,7 @@ impl Colliders {
                         &mut masks,
                     );
                     if shapes != 0 {
-                        any |= shape_masks(
-                            slots, g, shapes, base, hot, vel, reach, h, first, len, &mut masks,
-                        );
+                        any |= shape_masks(slots, g, shapes, &paths, first, len, &mut masks);
                     }
                     let group = planes | shapes;
                     while any != 0 {
@@ -1016,18 +1021,27 @@ struct PathBox {
     seg_max: f32,
 }
 
+/// The particle arrays detection reads for the paths over a substep of `h` seconds
+/// (the radii: the detection radii).
+#[derive(Clone, Copy)]
+struct Paths<'a> {
+    base: &'a [Vec3A],
+    hot: &'a [Vec4],
+    vel: &'a [Vec3],
+    radius: &'a [f32],
+    h: f32,
+}
+
 impl PathBox {
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn of(
-        base: &[Vec3A],
-        hot: &[Vec4],
-        vel: &[Vec3],
-        radius: &[f32],
-        h: f32,
-        first: usize,
-        len: usize,
-    ) -> Self {
+    fn of(paths: &Paths<'_>, first: usize, len: usize) -> Self {
+        let Paths {
+            base,
+            hot,
+            vel,
+            radius,
+            h,
+        } = *paths;
         let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
         let (mut r_max, mut seg_max) = (0.0f32, 0.0f32);
         for i in first..first + len {
@@ -1062,21 +1076,16 @@ impl PathBox {
 /// The masks of the bounded shapes and meshes of group `g` (bits `shapes`) for the
 /// block of `len` particles at `first`: all of them, unless the box around the block's
 /// paths is out of the shape's reach ([`Collider::culls_box`]). Returns their union.
-#[allow(clippy::too_many_arguments)]
 fn shape_masks(
     slots: &[Option<Collider>],
     g: usize,
     shapes: u32,
-    base: &[Vec3A],
-    hot: &[Vec4],
-    vel: &[Vec3],
-    radius: &[f32],
-    h: f32,
+    paths: &Paths<'_>,
     first: usize,
     len: usize,
     masks: &mut [u8; 32],
 ) -> u32 {
-    let block = PathBox::of(base, hot, vel, radius, h, first, len);
+    let block = PathBox::of(paths, first, len);
     let all = (1u32 << len) - 1;
     let mut any = 0;
     let mut bits = shapes;
@@ -1124,7 +1133,6 @@ const REGION_GROUPS: usize = 32;
 /// with all its shapes) when the box is not finite or more than [`REGION_GROUPS`]
 /// groups remain. Every shape it drops is one each block of the region drops too,
 /// so detection finds the same contacts in the same order.
-#[allow(clippy::too_many_arguments)]
 fn region_groups(
     slots: &[Option<Collider>],
     plane_bits: &[u32],

@@ -125,7 +125,9 @@ fn plane_contact_equals_the_rotated_query() {
 /// Blocks of eight particles scattered around spheres, capsules, boxes and a mesh
 /// (rotated, near the origin and 900 m from it), some paths 30 m/s long: the block
 /// cull never drops a block with a particle the exact query gives a contact, and
-/// it does drop the blocks far away.
+/// it does drop the blocks far away. Two blocks make a region: a shape the region's
+/// cull drops, each of its blocks' culls drops too (so culling regions first finds
+/// the same contacts).
 #[test]
 fn block_cull_keeps_every_contact() {
     let mut rng = Lcg(11);
@@ -142,7 +144,7 @@ fn block_cull_keeps_every_contact() {
         },
         Shape::Mesh,
     ];
-    let (mut kept, mut culled, mut touching) = (0, 0, 0);
+    let (mut kept, mut culled, mut touching, mut regions) = (0, 0, 0, 0);
     for k in 0..160 {
         let shape = shapes[k % 4];
         let far = if k % 3 == 0 { 900.0 } else { 0.0 };
@@ -159,53 +161,59 @@ fn block_cull_keeps_every_contact() {
         slots[2] = Some(c);
         let c = slots[2].as_ref().expect("placed");
         for _ in 0..40 {
-            // One block: a centre from on the shape to 1.5 m away, particles around it.
-            let centre = c.pos + rng.vec() * (3.0 * (rng.next() + 0.5));
-            let spread = if rng.next() > 0.0 { 0.05 } else { 0.4 };
-            let speed = if rng.next() > 0.2 { 30.0 } else { 1.0 };
-            let base: Vec<Vec3A> = (0..8)
-                .map(|_| Vec3A::from(centre + rng.vec() * spread))
-                .collect();
-            let vel: Vec<Vec3> = (0..8).map(|_| rng.vec() * speed).collect();
-            let hot: Vec<Vec4> = vel
-                .iter()
-                .map(|&u| (u * h + rng.vec() * 0.01).extend(1.0))
-                .collect();
-            let radius: Vec<f32> = (0..8).map(|_| 0.01 + 0.04 * (rng.next() + 0.5)).collect();
-            let mut masks = [0u8; 32];
-            let any = shape_masks(
-                &slots,
-                0,
-                1 << 2,
-                &base,
-                &hot,
-                &vel,
-                &radius,
-                h,
-                0,
-                8,
-                &mut masks,
-            );
-            assert_eq!(any, masks[2] as u32);
-            if any == 0 {
-                culled += 1;
-            } else {
-                kept += 1;
-            }
-            for l in 0..8 {
-                let (b, u, d) = (Vec3::from(base[l]), vel[l], hot[l].truncate());
-                if c.shape_contact(b, u, d, radius[l], radius[l], h, inv_h)
-                    .is_some()
-                {
-                    touching += 1;
-                    assert!((masks[2] >> l) & 1 != 0, "collider {k}: a contact culled");
+            // Two blocks: each a centre from on the shape to 1.5 m away, particles
+            // around it.
+            let (mut base, mut vel, mut hot, mut radius) = (vec![], vec![], vec![], vec![]);
+            for _ in 0..2 {
+                let centre = c.pos + rng.vec() * (3.0 * (rng.next() + 0.5));
+                let spread = if rng.next() > 0.0 { 0.05 } else { 0.4 };
+                let speed = if rng.next() > 0.2 { 30.0 } else { 1.0 };
+                for _ in 0..8 {
+                    base.push(Vec3A::from(centre + rng.vec() * spread));
+                    let u = rng.vec() * speed;
+                    vel.push(u);
+                    hot.push((u * h + rng.vec() * 0.01).extend(1.0));
+                    radius.push(0.01 + 0.04 * (rng.next() + 0.5));
                 }
+            }
+            let paths = Paths {
+                base: &base,
+                hot: &hot,
+                vel: &vel,
+                radius: &radius,
+                h,
+            };
+            let mut both = 0;
+            for first in [0, 8] {
+                let mut masks = [0u8; 32];
+                let any = shape_masks(&slots, 0, 1 << 2, &paths, first, 8, &mut masks);
+                assert_eq!(any, masks[2] as u32);
+                both |= any;
+                if any == 0 {
+                    culled += 1;
+                } else {
+                    kept += 1;
+                }
+                for l in 0..8 {
+                    let i = first + l;
+                    let (b, u, d) = (Vec3::from(base[i]), vel[i], hot[i].truncate());
+                    if c.shape_contact(b, u, d, radius[i], radius[i], h, inv_h)
+                        .is_some()
+                    {
+                        touching += 1;
+                        assert!((masks[2] >> l) & 1 != 0, "collider {k}: a contact culled");
+                    }
+                }
+            }
+            if PathBox::of(&paths, 0, 16).culls(c) {
+                regions += 1;
+                assert_eq!(both, 0, "collider {k}: a region culled a block's shape");
             }
         }
     }
     assert!(
-        kept > 1000 && culled > 1000 && touching > 1000,
-        "{kept} kept, {culled} culled, {touching} touching"
+        kept > 1000 && culled > 1000 && touching > 1000 && regions > 500,
+        "{kept} kept, {culled} culled, {touching} touching, {regions} regions culled"
     );
 }
 
