@@ -92,9 +92,18 @@ impl<'a> Slots<'a> {
     }
 
     /// The same slots, all of softness `softness` (bit for bit; see [`Slots::uniform`]).
-    pub(crate) fn with_uniform_softness(mut self, softness: Option<f32>) -> Self {
+    /// Debug builds check the slots of `projected` (those the caller projects: checking
+    /// every slot for each run made a set of one-slot colours, as around a particle
+    /// with thousands of constraints, quadratic).
+    pub(crate) fn with_uniform_softness(
+        mut self,
+        softness: Option<f32>,
+        projected: Range<usize>,
+    ) -> Self {
         debug_assert!(
-            softness.is_none_or(|v| self.softness.iter().all(|s| s.to_bits() == v.to_bits())),
+            softness.is_none_or(|v| self.softness[projected]
+                .iter()
+                .all(|s| s.to_bits() == v.to_bits())),
             "distance kernel: softness not uniform"
         );
         self.uniform = softness;

@@ -469,7 +469,7 @@ impl BlockRun<'_, 2> {
         };
         let a = self.arrays;
         let slots = Slots::new(a.items, rest, softness, a.lambda.alias(), fresh)
-            .with_uniform_softness(uniform);
+            .with_uniform_softness(uniform, 0..softness.len());
         // SAFETY: the copy's range is this block item's alone (`GridPlan::scratch_of`:
         // disjoint ranges per planned block; one item per block runs at a time, once per
         // stage), and `slice_mut` checks its bounds.
@@ -592,7 +592,7 @@ impl Run<'_, 2> {
     ) {
         let a = self.arrays;
         let slots = Slots::new(a.items, rest, softness, a.lambda.alias(), fresh)
-            .with_uniform_softness(uniform);
+            .with_uniform_softness(uniform, self.range());
         let particles = ParticleArrays::new(a.base.alias(), a.hot.alias());
         // SAFETY: the run's slots share no particle with each other nor with any slot
         // running meanwhile, and their particles are below the arrays' length
