@@ -104,8 +104,8 @@ pub const FAST_SKIN: f32 = 0.5;
 /// A movable particle whose radius is above this many times the mean radius is
 /// *wide*: searched on its own like a fast one (at most [`MAX_FAST`] plus one per 256
 /// particles, else none is), so that one boulder among sand does not size every
-/// particle's cells (one particle of radius 1 m among 64,000 of 5 cm made each step
-/// 55 times slower).
+/// particle's cells (with it sizing them, every particle tested the candidates of the
+/// boulder's cell).
 pub const WIDE_RADIUS: f32 = 4.0;
 
 /// A slow particle scans the cells within this many of its own: cells are

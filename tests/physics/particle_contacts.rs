@@ -310,8 +310,8 @@ fn a_clump_of_coincident_particles_spreads() {
 /// A boulder among small particles (radius 0.25 m on a pinned bed of 2 cm ones, 4 cm
 /// apart) is *wide* (radius above 4 times the mean): searched on its own like a fast
 /// particle, so the search's cells stay sized by the bed (a boulder sizing them made
-/// every particle test hundreds of times more candidates: one of radius 1 m among
-/// 64,000 of 5 cm, 0.9 s a step instead of 0.06). Dropped from 0.35 m above its
+/// every particle test hundreds of times more candidates: README, "Particle
+/// contacts", for the interleaved figures). Dropped from 0.35 m above its
 /// resting height, centred over a bed particle, it rests on that particle alone (its
 /// lattice neighbours are farther than the radii sum): centre at the bed's height plus
 /// 0.25 + 0.02 m, above the particle, the same bits on 1 and 2 threads.
@@ -358,8 +358,8 @@ fn a_boulder_rests_on_a_bed_of_small_particles() {
 
 /// Detection culls bounded shapes per region of 512 particles before it culls them
 /// per block of eight, when a world has more than eight (a level of many colliders
-/// costs the particles near few of them, not all: 20,000 particles beside 4,000
-/// boxes went from 1.6 s a frame to 0.1). A field of 256 boxes, 16 × 16, with
+/// costs the particles the few near them, not all: README, "Colliders", for the
+/// interleaved figures). A field of 256 boxes, 16 × 16, with
 /// four particles above each box (1,024 particles in two regions, each region
 /// spanning half the field), every other box rising 0.1 m over the run: every
 /// particle ends resting on its own box (the box top plus its radius, where it was
