@@ -1015,8 +1015,10 @@ fn project_dynamic(
 /// expressions over fewer particles), so a shape culled for a range is culled for
 /// every block of it.
 struct PathBox {
+    /// Corners of the box (m, world).
     lo: Vec3,
     hi: Vec3,
+    /// Largest detection radius (m) and longest path over the substep (m).
     r_max: f32,
     seg_max: f32,
 }
@@ -1025,10 +1027,13 @@ struct PathBox {
 /// (the radii: the detection radii).
 #[derive(Clone, Copy)]
 struct Paths<'a> {
+    /// Base positions (m) and hot records (displacement, m; inverse mass, 1/kg).
     base: &'a [Vec3A],
     hot: &'a [Vec4],
+    /// Velocities (m/s) and detection radii (m).
     vel: &'a [Vec3],
     radius: &'a [f32],
+    /// Substep (s).
     h: f32,
 }
 
