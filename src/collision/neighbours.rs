@@ -25,9 +25,12 @@
 //!   `|a_i − a_j| < e_i + e_j` (scanned in parallel in parts of `ROAM_PART` roaming
 //!   slots and joined in order: the lists of the serial scan, entry for entry); the
 //!   other slots skip roaming entries of their own
-//!   lists and see their roaming partners through side pairs sorted by slot. The
-//!   validity check is unchanged (a re-anchored particle checks against its new
-//!   anchor). A full rebuild runs instead when some particle is fast, when more than
+//!   lists and see their roaming partners through side pairs sorted by slot. Fast
+//!   (and wide) slots never roam: each roaming slot is tested against every one of
+//!   them, its (slot, fast slot) pairs replace the build's, and the fast slot sees
+//!   it through a side pair. The validity check is unchanged (a re-anchored
+//!   particle checks against its new anchor). A full rebuild runs instead when a
+//!   fast particle leaves its skin, when more than
 //!   `ROAM_MIN + m/ROAM_SHARE` slots would roam, or when the roaming lists outgrow their
 //!   reserved room, so a partial update never allocates; every step starts from a
 //!   full build.
@@ -287,9 +290,14 @@ pub(crate) struct Neighbours {
     forward: Vec<Vec<u32>>,
     forward_end: Vec<u32>,
     backward: Vec<u32>,
-    /// Fast slots, and the (slow slot, fast slot) pairs the slow side must see.
+    /// Fast slots, and the (slow slot, fast slot) pairs the slow side must see
+    /// (sorted; a partial update replaces those of the slots it re-anchors).
     fast_slots: Vec<u32>,
     pub(crate) fast_pairs: Vec<[u32; 2]>,
+    /// How many (slow, fast) pairs the last build made: with `FAST_PAIRS_RESERVE`
+    /// per fast slot of the bound, the room a partial update may fill (the buffer
+    /// holds at least that much, so it never grows there).
+    fast_built: usize,
     /// Per slot: its index in `roaming` once a partial update re-anchored it since
     /// the last build, else EMPTY.
     roam_index: Vec<u32>,
@@ -437,15 +445,15 @@ impl Neighbours {
             for &j in list {
                 visit(j as usize);
             }
-            return;
-        }
-        for &j in self.list(k) {
-            if !self.is_roaming(j as usize) {
-                visit(j as usize);
+        } else {
+            for &j in self.list(k) {
+                if !self.is_roaming(j as usize) {
+                    visit(j as usize);
+                }
             }
-        }
-        for p in self.side_partners(k) {
-            visit(p[1] as usize);
+            for p in self.side_partners(k) {
+                visit(p[1] as usize);
+            }
         }
         if !self.fast[k] {
             for p in self.fast_partners(k) {

@@ -357,6 +357,7 @@ impl Neighbours {
         }
         // By slow slot, so that a slot finds its fast partners by binary search.
         self.fast_pairs.sort_unstable();
+        self.fast_built = self.fast_pairs.len();
         self.stats.fast = self.fast_slots.len() as u32;
         self.stats.builds += 1;
         let mut pairs = self.fast_pairs.len() as u64;

@@ -3,8 +3,8 @@
 //! grid (the slots that are not roaming) and in a hashed grid of the roaming ones.
 
 use super::{
-    roam_table, row_id, Neighbours, EMPTY, HORIZON_SUBSTEPS, MIN_SKIN, ROAM_LIST_RESERVE, ROAM_MIN,
-    ROAM_PART, ROAM_SHARE, SLOW_CELLS,
+    roam_table, row_id, Neighbours, EMPTY, FAST_PAIRS_RESERVE, HORIZON_SUBSTEPS, MAX_FAST,
+    MIN_SKIN, ROAM_LIST_RESERVE, ROAM_MIN, ROAM_PART, ROAM_SHARE, SLOW_CELLS,
 };
 use crate::math::Vec3;
 use crate::particles::Particles;
@@ -23,9 +23,12 @@ impl Neighbours {
     /// them roaming, and rebuilds the lists of every roaming slot (the grid, built
     /// from the anchors of the others, finds the slots that are not roaming; the
     /// roaming ones in a hashed grid of their own) and the side pairs through which
-    /// the other slots see them. Returns false, for a full rebuild, when some slot is
-    /// fast, when the roaming slots would exceed their bound, or when a list would
-    /// outgrow its reserved room (so it never allocates).
+    /// the other slots see them; each roaming slot is tested against every fast slot
+    /// (their reach can exceed the grid's cells), its (slot, fast slot) pairs
+    /// replacing those of the build, the fast slot seeing it through a side pair.
+    /// Returns false, for a full rebuild, when a fast slot left its skin, when the
+    /// roaming slots would exceed their bound, or when a list or the pairs would
+    /// outgrow their reserved room (so it never allocates).
     pub(super) fn partial_update(
         &mut self,
         particles: &Particles,
@@ -33,9 +36,6 @@ impl Neighbours {
         drift: Vec3,
         exec: &Executor,
     ) -> bool {
-        if !self.fast_slots.is_empty() {
-            return false;
-        }
         let m = self.len();
         // Bounds from the slot count alone (never from a capacity, which depends on
         // the history of the buffers): the same world state takes the same path.
@@ -47,6 +47,10 @@ impl Neighbours {
             // Out of its skin (or NaN): flagged by the refresh.
             if !self.stale[k] {
                 continue;
+            }
+            if self.fast[k] {
+                // Its skin was its own motion's: a build finds its new reach.
+                return false;
             }
             let p = self.hot[k];
             let b = self.base[k];
@@ -156,7 +160,58 @@ impl Neighbours {
                 }
             }
         }
+        if !self.fast_slots.is_empty() && !self.roam_fast_pairs(room) {
+            return false;
+        }
         self.side_pairs.sort_unstable();
+        true
+    }
+
+    /// The (roaming slot, fast slot) pairs of a partial update: the build's pairs of
+    /// the roaming slots dropped, each roaming slot tested against every fast one by
+    /// the build's test at their anchors (a fast slot never roams), a movable
+    /// roaming slot seeing its fast partners in `fast_pairs` (sorted again) and every
+    /// fast slot seeing its roaming partners through side pairs (the roaming entries
+    /// of its own list are skipped like any other slot's). False when the pairs would
+    /// outgrow their room: `room` side pairs, and the fast pairs of the last build or
+    /// `FAST_PAIRS_RESERVE` per fast slot of the bound, whichever is more (both
+    /// reserved, and both from the world's state alone, never from a buffer's
+    /// capacity: the same state takes the same path).
+    fn roam_fast_pairs(&mut self, room: usize) -> bool {
+        let m = self.len();
+        let fast_room = (FAST_PAIRS_RESERVE * (MAX_FAST + m / 256)).max(self.fast_built);
+        debug_assert!(self.fast_pairs.capacity() >= fast_room);
+        let roam_index = &self.roam_index;
+        self.fast_pairs
+            .retain(|p| roam_index[p[0] as usize] == EMPTY);
+        for idx in 0..self.roaming.len() {
+            let k = self.roaming[idx] as usize;
+            let (bk, hk, ek, fk) = (
+                self.anchor_base[k],
+                self.anchor_hot[k],
+                self.extent[k],
+                self.filter[k],
+            );
+            for &f in &self.fast_slots {
+                let f = f as usize;
+                let reach = ek + self.extent[f];
+                let sep = Vec3::from(bk - self.anchor_base[f]) + (hk - self.anchor_hot[f]);
+                if !(sep.length_squared() < reach * reach && fk.collides(&self.filter[f])) {
+                    continue;
+                }
+                if self.hot[k].w != 0.0 {
+                    if self.fast_pairs.len() == fast_room {
+                        return false;
+                    }
+                    self.fast_pairs.push([k as u32, f as u32]);
+                }
+                if self.side_pairs.len() == room {
+                    return false;
+                }
+                self.side_pairs.push([f as u32, k as u32]);
+            }
+        }
+        self.fast_pairs.sort_unstable();
         true
     }
 
@@ -263,7 +318,12 @@ impl Neighbours {
         let c = particle_cell(bk, hk.extend(0.0), inv_cell);
         let grid = self.for_runs(c, SLOW_CELLS, |run, row| {
             for j in run {
-                if row.is_none_or(|r| self.row[j] == r) && self.roam_index[j] == EMPTY && keep(j) {
+                // Fast partners are tested apart (`roam_fast_pairs`).
+                if row.is_none_or(|r| self.row[j] == r)
+                    && self.roam_index[j] == EMPTY
+                    && !self.fast[j]
+                    && keep(j)
+                {
                     push(j)?;
                 }
             }
