@@ -620,11 +620,10 @@ impl Neighbours {
             self.forward.resize_with(chunks, Vec::new);
         }
         let fast_cap = MAX_FAST + n / 256;
-        let grow = fast_cap.saturating_sub(self.fast_slots.capacity());
-        try_reserve(&mut self.fast_slots, grow, what)?;
-        // Room for typical lists, so that builds inside a step rarely grow them.
-        let grow = (FAST_PAIRS_RESERVE * fast_cap).saturating_sub(self.fast_pairs.capacity());
-        try_reserve(&mut self.fast_pairs, grow, what)?;
+        reserve_to(&mut self.fast_slots, fast_cap, what)?;
+        // Room for typical lists, so that builds inside a step rarely grow them, and
+        // the room of a partial update's (slot, fast slot) pairs.
+        reserve_to(&mut self.fast_pairs, FAST_PAIRS_RESERVE * fast_cap, what)?;
         for c in 0..chunks {
             let want = LIST_RESERVE * CHUNK.min(n - c * CHUNK);
             for (buf, want) in [

@@ -389,11 +389,12 @@ fn heap_angle(w: &World, grains: std::ops::Range<usize>) -> f32 {
 }
 
 /// A flat-bottomed 2D silo 0.3 m wide (box colliders, friction 0.5) filled with 900
-/// grains (radii uniform in [0.8, 1.2] r, r = 5 mm, μ = 0.5), settled for 40 frames on
-/// a plug, discharged through a centred orifice of width `orifice` (m) once the plug
-/// is removed. Returns the grains per second that left between 0.25 s and 0.75 s
-/// after the opening, and the number density of the settled fill (grains/m²).
-fn silo(orifice: f32) -> (f32, f32) {
+/// grains (radii uniform in [0.8, 1.2] r, r = 5 mm, μ = 0.5; positions and radii
+/// jittered by the generator seeded with `seed`), settled for 40 frames on a plug,
+/// discharged through a centred orifice of width `orifice` (m) once the plug is
+/// removed. Returns the grains per second that left between 0.25 s and 0.75 s after
+/// the opening, and the number density of the settled fill (grains/m²).
+fn silo(orifice: f32, seed: u32) -> (f32, f32) {
     let r = 0.005;
     let mut w = world2d(Vec3::new(0.0, -G, 0.0), 16, 4, 1);
     let half = 0.15;
@@ -415,7 +416,7 @@ fn silo(orifice: f32) -> (f32, f32) {
     wall(&mut w, -0.5 * orifice - side, -0.02, side, 0.02);
     wall(&mut w, 0.5 * orifice + side, -0.02, side, 0.02);
     let plug = wall(&mut w, 0.0, -0.02, 0.5 * orifice + 0.01, 0.02);
-    let mut rng = Lcg(3);
+    let mut rng = Lcg(seed);
     let (cols, n) = (23usize, 900usize);
     let at: Vec<Vec3> = (0..n)
         .map(|i| {
@@ -505,17 +506,36 @@ fn the_angle_of_repose_grows_with_friction_and_follows_coulomb() {
 /// depth; ρ_b the bulk density, here the fill's grains per m², d the mean grain
 /// diameter), independent of the fill height. Three orifices (4, 6 and 8 grain
 /// diameters): `W^{2/3}` is linear in D, its slope gives C and its intercept k, within
-/// the published ranges C = 0.55–0.65, k = 1.3–2.9.
+/// the published ranges C = 0.55–0.65, k = 1.3–2.9. Each orifice's rate is the mean of
+/// six fills (`FILLS`, differently jittered): one fill's rate over the half second
+/// varies by ±10-15% between fills (measured, 1 December 2026: 4 d 62-76 grains/s, 6 d
+/// 150-204, 8 d 290-348), which moves a fit of single fills by 0.1 in C (the first
+/// fill alone gave C = 0.59 and, after a change of summation order in the contact
+/// lists that changed no contact, 0.48; the mean of the six gives 0.58).
 #[test]
 fn a_silo_discharges_at_the_beverloo_rate() {
+    const FILLS: u32 = 6;
     let d = 0.01f32;
     let sizes = [4.0 * d, 6.0 * d, 8.0 * d];
     let runs: Vec<(f32, f32)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = sizes
+        let handles: Vec<Vec<_>> = sizes
             .iter()
-            .map(|&o| scope.spawn(move || silo(o)))
+            .map(|&o| {
+                (0..FILLS)
+                    .map(|seed| scope.spawn(move || silo(o, 3 + seed)))
+                    .collect()
+            })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
+        handles
+            .into_iter()
+            .map(|fills| {
+                let n = fills.len() as f32;
+                fills.into_iter().fold((0.0, 0.0), |a, h| {
+                    let (rate, density) = h.join().unwrap();
+                    (a.0 + rate / n, a.1 + density / n)
+                })
+            })
+            .collect()
     });
     let density = runs.iter().map(|r| r.1).sum::<f32>() / 3.0;
     let y: Vec<f32> = runs.iter().map(|r| r.0.powf(2.0 / 3.0)).collect();
