@@ -133,6 +133,12 @@ const ROAM_MIN: usize = 256;
 /// See [`ROAM_MIN`].
 const ROAM_SHARE: usize = 8;
 
+/// The most particles of `n` searched on their own (fast or wide): [`MAX_FAST`] plus
+/// one per 256.
+fn fast_bound(n: usize) -> usize {
+    MAX_FAST + n / 256
+}
+
 /// Buckets of the grid of `count` roaming slots (a power of two, at least two per
 /// slot).
 fn roam_table(count: usize) -> usize {
@@ -619,7 +625,7 @@ impl Neighbours {
             try_reserve(&mut self.forward, grow, what)?;
             self.forward.resize_with(chunks, Vec::new);
         }
-        let fast_cap = MAX_FAST + n / 256;
+        let fast_cap = fast_bound(n);
         reserve_to(&mut self.fast_slots, fast_cap, what)?;
         // Room for typical lists, so that builds inside a step rarely grow them, and
         // the room of a partial update's (slot, fast slot) pairs.

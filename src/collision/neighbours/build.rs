@@ -81,7 +81,7 @@ impl Neighbours {
                 }
             });
         }
-        let fast_cap = MAX_FAST + n / 256;
+        let fast_cap = fast_bound(n);
         // Wide particles (movable, radius above WIDE_RADIUS times the mean): searched
         // on their own like fast ones, so that the cells are sized by the others'
         // largest radius, `r_grid`. When there are more than `fast_cap`, none is wide

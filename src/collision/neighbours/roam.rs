@@ -3,7 +3,7 @@
 //! grid (the slots that are not roaming) and in a hashed grid of the roaming ones.
 
 use super::{
-    roam_table, row_id, Neighbours, EMPTY, FAST_PAIRS_RESERVE, HORIZON_SUBSTEPS, MAX_FAST,
+    fast_bound, roam_table, row_id, Neighbours, EMPTY, FAST_PAIRS_RESERVE, HORIZON_SUBSTEPS,
     MIN_SKIN, ROAM_LIST_RESERVE, ROAM_MIN, ROAM_PART, ROAM_SHARE, SLOW_CELLS,
 };
 use crate::math::Vec3;
@@ -178,25 +178,16 @@ impl Neighbours {
     /// reserved, and both from the world's state alone, never from a buffer's
     /// capacity: the same state takes the same path).
     fn roam_fast_pairs(&mut self, room: usize) -> bool {
-        let m = self.len();
-        let fast_room = (FAST_PAIRS_RESERVE * (MAX_FAST + m / 256)).max(self.fast_built);
+        let fast_room = (FAST_PAIRS_RESERVE * fast_bound(self.len())).max(self.fast_built);
         debug_assert!(self.fast_pairs.capacity() >= fast_room);
         let roam_index = &self.roam_index;
         self.fast_pairs
             .retain(|p| roam_index[p[0] as usize] == EMPTY);
         for idx in 0..self.roaming.len() {
             let k = self.roaming[idx] as usize;
-            let (bk, hk, ek, fk) = (
-                self.anchor_base[k],
-                self.anchor_hot[k],
-                self.extent[k],
-                self.filter[k],
-            );
             for &f in &self.fast_slots {
                 let f = f as usize;
-                let reach = ek + self.extent[f];
-                let sep = Vec3::from(bk - self.anchor_base[f]) + (hk - self.anchor_hot[f]);
-                if !(sep.length_squared() < reach * reach && fk.collides(&self.filter[f])) {
+                if !self.anchored_pair(k, f) {
                     continue;
                 }
                 if self.hot[k].w != 0.0 {
@@ -213,6 +204,17 @@ impl Neighbours {
         }
         self.fast_pairs.sort_unstable();
         true
+    }
+
+    /// Whether slots k and j (k ≠ j) are partners by the build's test at their
+    /// anchors: `|a_k − a_j| < e_k + e_j` (positions minus the drift, extents radius +
+    /// skin, m) and the collision filter.
+    #[inline(always)]
+    fn anchored_pair(&self, k: usize, j: usize) -> bool {
+        let reach = self.extent[k] + self.extent[j];
+        let sep = Vec3::from(self.anchor_base[k] - self.anchor_base[j])
+            + (self.anchor_hot[k] - self.anchor_hot[j]);
+        sep.length_squared() < reach * reach && j != k && self.filter[k].collides(&self.filter[j])
     }
 
     /// The lists of the roaming slots into `lists` / `ends` (see
@@ -302,12 +304,7 @@ impl Neighbours {
     fn roam_list_of(&self, k: usize, rgrid: Hashed, out: &mut Vec<u32>, limit: usize) -> bool {
         let inv_cell = 1.0 / self.cell;
         let (bk, hk) = (self.anchor_base[k], self.anchor_hot[k]);
-        let (ek, fk) = (self.extent[k], self.filter[k]);
-        let keep = |j: usize| {
-            let reach = ek + self.extent[j];
-            let sep = Vec3::from(bk - self.anchor_base[j]) + (hk - self.anchor_hot[j]);
-            sep.length_squared() < reach * reach && j != k && fk.collides(&self.filter[j])
-        };
+        let keep = |j: usize| self.anchored_pair(k, j);
         let mut push = |j: usize| {
             if out.len() == limit {
                 return Err(());

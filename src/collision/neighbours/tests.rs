@@ -300,8 +300,8 @@ fn partial_updates_keep_fast_particles() {
     let mut new_pairs = 0;
     for round in 0..6 {
         // The fast particles move half a substep along their velocities (6 rounds:
-        // within their skins of 4 substeps); every
-        // 41st slow one jumps up to 3 radii, the rest drift by a tenth.
+        // within their skins of 4 substeps); every 41st slow one jumps up to 3
+        // radii, the rest drift by a tenth.
         for i in 0..p.len() {
             if p.hot[i].w == 0.0 {
                 continue;
