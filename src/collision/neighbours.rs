@@ -13,8 +13,10 @@
 //!   closer than `r_i + r_j` as long as every particle has `|Δ_i − T| ≤ s_i`
 //!   (`|x_i − x_j| ≥ |x⁰_i − x⁰_j| − |Δ_i − T| − |Δ_j − T|`). [`Neighbours::refresh`]
 //!   checks it while it gathers the positions, before every use. The lists are
-//!   therefore complete: no pair that touches is ever missing, with no cap on the
-//!   neighbour count.
+//!   therefore complete: no pair that touches is ever missing, except in a crowd
+//!   (a slow particle within reach of more than [`MAX_LISTED`] per volume of the
+//!   smallest particle, as when particles are added at one point), whose lists keep
+//!   the first partners of each scan and fill in as the crowd spreads.
 //! * **Partial updates**: when some particles moved out of their skins (a few
 //!   hundred of 100,000 in a settling pile), only they are re-anchored, at their
 //!   current positions (minus the drift so far) with skins from their current
@@ -122,6 +124,41 @@ const RUN_BATCH: usize = 2 * ((2 * SLOW_CELLS + 1) * (2 * SLOW_CELLS + 1)) as us
 
 /// Neighbour slots reserved per particle (lists grow beyond it when they must).
 const LIST_RESERVE: usize = 16;
+
+/// The most partners a slow particle of the smallest radius keeps from its own scan
+/// at a build: the first this many within reach, in scan order; a particle of radius
+/// r keeps ⌈(r / r_min)³⌉ times as many ([`listed_cap`]). Touching spheres of one
+/// size have at most 12 partners, and a slow particle's list in a resting pile about
+/// 10 (a larger one among smaller ones: about 10 (1 + r / r_min)³ / 8); a particle
+/// that reaches more is in a crowd (particles added at one point, a burst spawned
+/// inside itself), whose complete lists grow as N² in time and memory (16,000
+/// particles at one point: 11 s and about 2.5 GB for the first step). A crowded
+/// particle's list is therefore not complete: it meets the rest of the crowd as the
+/// crowd spreads and the lists are built again. In the dense layout a slot keeps its
+/// cap of partners above it, so every listed pair stays listed from both sides
+/// (momentum conserved); fast and wide particles, at most [`MAX_FAST`]` + n/256` of
+/// them, keep every partner.
+pub const MAX_LISTED: usize = 256;
+
+/// The most partners a slow slot of radius `r` keeps ([`MAX_LISTED`] per volume of
+/// the smallest particle, radius `r_min`): every partner when that is beyond counting.
+fn listed_cap(r: f32, r_min: f32) -> usize {
+    let volumes = (r / r_min).powi(3).ceil();
+    if volumes < 1.0e6 {
+        (volumes as usize).max(1) * MAX_LISTED
+    } else {
+        usize::MAX
+    }
+}
+
+/// Candidates per call of the distance kernel in a crowded scan (one of more than
+/// [`CROWD_SCAN`] candidates), so that the scan stops soon after [`MAX_LISTED`]
+/// hits.
+const CROWD_PIECE: u32 = 256;
+
+/// A slow particle's scan of more candidates than this is cut into pieces of
+/// [`CROWD_PIECE`] (a settled pile's scan tests about 100-300).
+const CROWD_SCAN: usize = 2048;
 
 /// Side-list pairs reserved per fast particle (grown beyond it when needed).
 const FAST_PAIRS_RESERVE: usize = 32;
@@ -252,6 +289,8 @@ pub(crate) struct Neighbours {
     /// Largest particle radius (m), largest skin of a slow particle (m) and of a
     /// fast one (m), at the last build.
     r_max: f32,
+    /// Smallest radius (m) of a searched particle at the last build.
+    r_min: f32,
     s_cut: f32,
     s_fast: f32,
     /// Mean velocity at the build (m/s) and the time since (s): the drift `T`.

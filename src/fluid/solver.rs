@@ -199,6 +199,15 @@ pub(crate) const WORK_PER_PARTICLE: usize = 16;
 /// compressed far past its rest density).
 const LIST_RESERVE: usize = 48;
 
+/// A fluid slot keeps at most this many times the neighbours of its fluid's rest
+/// lattice within h (the volume of the kernel's ball, or disc, over the rest volume):
+/// water is nearly incompressible, so a slot that reaches more is in a crowd
+/// (particles emitted at one point), whose complete lists grow as N² in time and
+/// memory (16,000 particles emitted at one point: 1.8 s and 1 GB for the first step).
+/// It keeps the first of them in scan order ([`Params::listed`]); its density then
+/// reads lower than it is, still far above rest, and the crowd spreads.
+const CROWD_DENSITY: f32 = 8.0;
+
 /// The direction in which coincident particles separate (in the XY plane, so that
 /// planar worlds keep it).
 const TIE: Vec3A = Vec3A::new(0.6, 0.8, 0.0);
@@ -206,6 +215,20 @@ const TIE: Vec3A = Vec3A::new(0.6, 0.8, 0.0);
 /// 1 / T² (1/s²), T = 1/60 s: cohesion and adhesion of strength 1 accelerate a
 /// particle at one spacing / T² per neighbour at the kernel's peak.
 const PULL_RATE2: f32 = 3600.0;
+
+/// [`Params::listed`] of a fluid of smoothing radius `ratio` spacings:
+/// [`CROWD_DENSITY`] times the rest lattice's neighbours within h, the kernel's ball
+/// (disc, planar) over the rest volume (268 at the default 2 spacings in 3D, 101
+/// planar).
+fn crowd_listed(ratio: f32, planar: bool) -> usize {
+    let pi = std::f32::consts::PI;
+    let rest = if planar {
+        pi * ratio * ratio
+    } else {
+        4.0 / 3.0 * pi * ratio * ratio * ratio
+    };
+    (CROWD_DENSITY * rest).ceil() as usize
+}
 
 /// The class of a solid slot (fluid slots hold their fluid's slot index).
 const SOLID: u32 = u32::MAX;
@@ -252,6 +275,9 @@ pub(crate) struct Params {
     coupling_mask: u32,
     /// The density and gradient the colliders lend (`super::walls`).
     wall: WallKernel,
+    /// The most neighbours a slot of this fluid keeps ([`CROWD_DENSITY`] times its
+    /// rest lattice's within h).
+    listed: usize,
 }
 
 impl Params {
@@ -306,6 +332,7 @@ impl Params {
             adhesion: d.adhesion,
             coupling_mask: d.coupling_mask,
             wall: WallKernel::new(h, s, planar, bulk, missing),
+            listed: crowd_listed(h / s, planar),
         }
     }
 

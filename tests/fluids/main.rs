@@ -14,6 +14,7 @@ mod counting_alloc;
 mod fluid_box;
 
 mod calm;
+mod crowd;
 mod fluid_bodies;
 mod fluid_boundary;
 mod fluid_contracts;

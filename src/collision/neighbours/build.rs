@@ -19,7 +19,7 @@ impl Neighbours {
     ) -> Result<()> {
         let n = particles.len();
         // Largest radius, the radii's sum and mean velocity (serial: a fixed order).
-        let (mut r_max, mut count) = (0.0f32, 0usize);
+        let (mut r_max, mut r_min, mut count) = (0.0f32, f32::INFINITY, 0usize);
         let mut r_sum = 0.0f64;
         let mut v_sum = Vec3::ZERO;
         let mut moving = 0u32;
@@ -27,6 +27,7 @@ impl Neighbours {
             let r = particles.radius[i];
             if searched(particles, i) {
                 r_max = r_max.max(r);
+                r_min = r_min.min(r);
                 r_sum += r as f64;
                 count += 1;
                 let p = particles.hot[i];
@@ -134,6 +135,7 @@ impl Neighbours {
             s_fast = 0.0;
         }
         self.r_max = r_max;
+        self.r_min = r_min;
         self.s_cut = s_cut;
         self.s_fast = s_fast.max(s_wide);
         self.cell = 2.0 * (r_grid + s_cut) / SLOW_CELLS as f32;
@@ -533,8 +535,10 @@ impl Neighbours {
                         hot: hk,
                         extent: this.extent[k],
                     };
-                    if buf.len() + total > buf.capacity() {
-                        let grow = buf.capacity().max(4 * CHUNK).max(total);
+                    // Room for every candidate, or for a crowd's pieces and cap.
+                    let room = total.min(CROWD_SCAN);
+                    if buf.len() + room > buf.capacity() {
+                        let grow = buf.capacity().max(4 * CHUNK).max(room);
                         if buf.try_reserve(grow).is_err() {
                             failed.store(true, std::sync::atomic::Ordering::Relaxed);
                             return;
@@ -547,12 +551,14 @@ impl Neighbours {
                         e: &this.extent,
                     };
                     let ahead = &ahead[..kept];
+                    let (kernel, probe) = (this.kernel, &probe);
+                    let cap = listed_cap(this.radius[k], this.r_min);
                     let done = if uniform {
-                        collect_hits(this.kernel, &records, ahead, &probe, buf, |_, _| true)
+                        collect_listed(kernel, &records, ahead, total, probe, buf, cap, |_, _| true)
                     } else {
                         // The test of `test_runs` for a slow k in the dense layout.
                         let fk = this.filter[k];
-                        collect_hits(this.kernel, &records, ahead, &probe, buf, |j, _| {
+                        collect_listed(kernel, &records, ahead, total, probe, buf, cap, |j, _| {
                             let fj = &filter[j];
                             let layers =
                                 ((fk.layers & fj.mask) != 0) & ((fj.layers & fk.mask) != 0);
@@ -757,11 +763,19 @@ impl Neighbours {
         total: usize,
         buf: &mut Vec<u32>,
     ) -> std::result::Result<(), ()> {
-        // Room for every candidate first (grown by the lists' policy).
-        if buf.len() + total > buf.capacity() {
-            let grow = buf.capacity().max(4 * CHUNK).max(total);
+        // Room for every candidate first (grown by the lists' policy), or for a
+        // crowd's pieces and cap.
+        let room = if fast { total } else { total.min(CROWD_SCAN) };
+        if buf.len() + room > buf.capacity() {
+            let grow = buf.capacity().max(4 * CHUNK).max(room);
             buf.try_reserve(grow).map_err(|_| ())?;
         }
+        // A slow slot keeps at most its cap of partners, a fast one every partner.
+        let cap = if fast {
+            usize::MAX
+        } else {
+            listed_cap(self.radius[k], self.r_min)
+        };
         let (gb, gd) = (&self.grid_b, &self.grid_d);
         let records = Records {
             b: [&gb[0], &gb[1], &gb[2]],
@@ -771,19 +785,37 @@ impl Neighbours {
         if self.uniform && self.dense.is_some() {
             // Every pair collides, no slot is fast and every run holds its own row:
             // the test is the distance and j ≠ k.
-            collect_hits(self.kernel, &records, runs, probe, buf, |j, _| j != k)
+            collect_listed(
+                self.kernel,
+                &records,
+                runs,
+                total,
+                probe,
+                buf,
+                cap,
+                |j, _| j != k,
+            )
         } else {
             let hashed = self.dense.is_none();
             let (fast_of, filter, row_of) = (&self.fast[..], &self.filter[..], &self.row[..]);
-            collect_hits(self.kernel, &records, runs, probe, buf, |j, q| {
-                let fj = &filter[j];
-                let layers = ((fk.layers & fj.mask) != 0) & ((fj.layers & fk.mask) != 0);
-                let group = (fk.group == 0)
-                    | (fk.group != fj.group)
-                    | (fk.self_collision & fj.self_collision);
-                let in_row = !hashed | (row_of[j] == rows[q]);
-                in_row & (j != k) & (fast | !fast_of[j]) & layers & group
-            })
+            collect_listed(
+                self.kernel,
+                &records,
+                runs,
+                total,
+                probe,
+                buf,
+                cap,
+                |j, q| {
+                    let fj = &filter[j];
+                    let layers = ((fk.layers & fj.mask) != 0) & ((fj.layers & fk.mask) != 0);
+                    let group = (fk.group == 0)
+                        | (fk.group != fj.group)
+                        | (fk.self_collision & fj.self_collision);
+                    let in_row = !hashed | (row_of[j] == rows[q]);
+                    in_row & (j != k) & (fast | !fast_of[j]) & layers & group
+                },
+            )
         }
     }
 
@@ -814,4 +846,44 @@ impl Neighbours {
             )
         })
     }
+}
+
+/// [`collect_hits`] over `runs` (`total` candidates) keeping at most `cap` of the
+/// hits (the first ones, in the runs' order; a slow slot's is [`listed_cap`]): a
+/// capped scan of more than [`CROWD_SCAN`] candidates (a crowd) runs in pieces of
+/// [`CROWD_PIECE`] and stops once it has them, so a crowd costs about `cap` tests
+/// per slot instead of all of it. Below the cap, the hits of [`collect_hits`] in its
+/// order.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn collect_listed(
+    kernel: Kernel,
+    records: &Records<'_>,
+    runs: &[(u32, u32)],
+    total: usize,
+    probe: &Probe,
+    buf: &mut Vec<u32>,
+    cap: usize,
+    mut keep: impl FnMut(usize, usize) -> bool,
+) -> std::result::Result<(), ()> {
+    let start = buf.len();
+    if total <= CROWD_SCAN || cap == usize::MAX {
+        collect_hits(kernel, records, runs, probe, buf, keep)?;
+    } else {
+        'runs: for (q, &(a, b)) in runs.iter().enumerate() {
+            let mut from = a;
+            while from < b {
+                let to = b.min(from + CROWD_PIECE);
+                collect_hits(kernel, records, &[(from, to)], probe, buf, |j, _| {
+                    keep(j, q)
+                })?;
+                if buf.len() - start >= cap {
+                    break 'runs;
+                }
+                from = to;
+            }
+        }
+    }
+    buf.truncate(start.saturating_add(cap));
+    Ok(())
 }

@@ -449,3 +449,65 @@ fn partial_updates_are_bit_identical_for_any_thread_count() {
         "the parallel scan ran: {widest} roaming"
     );
 }
+
+/// A crowd (particles added at one point, or overlapping hundreds of others) keeps
+/// short lists: each slow slot lists the first `listed_cap` partners of its scan, so a
+/// build costs about that many tests per particle instead of N² (and N² entries of
+/// memory). 3,000 particles at one point and 3,000 in a ball of 1 cm, both radius
+/// 2 cm: every list holds at most twice the cap (its own partners above it and those
+/// below that listed it, in the dense layout), every listed pair is listed from both
+/// sides (so the contacts' pushes stay equal and opposite), the lists of slots far
+/// from the ends are exactly that long, and 1 and 2 threads give the same lists. A
+/// particle eight times the smallest radius keeps 512 times as many, so in a pile of
+/// small particles it keeps all of them (the brute-force cases above, where every
+/// seventh particle is ten times larger, check that no pair is lost there).
+#[test]
+fn a_crowd_keeps_bounded_lists() {
+    let h = 1.0 / 600.0;
+    for spread in [0.0f32, 0.01] {
+        let n = 3000;
+        let mut p = Particles::default();
+        p.reserve(n).unwrap();
+        let mut rng = Lcg(9);
+        for i in 0..n {
+            let d = Vec3::new(rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5) * spread;
+            p.push(Vec3::new(1.0, 2.0, 3.0) + d, 1.0);
+            p.radius[i] = 0.02;
+        }
+        let lists = |threads: u32| {
+            let exec = Executor::new(threads).unwrap();
+            let mut s = Neighbours::default();
+            s.begin_step(&p, h, &exec).unwrap();
+            listed(&s)
+        };
+        let pairs = lists(1);
+        assert_eq!(pairs, lists(2), "spread {spread}: 1 and 2 threads");
+        let mut per = vec![0usize; n];
+        for &(i, _) in &pairs {
+            per[i] += 1;
+        }
+        let cap = MAX_LISTED;
+        assert!(
+            per.iter().all(|&c| c <= 2 * cap),
+            "spread {spread}: a list over 2 × {cap}"
+        );
+        let full = per.iter().filter(|&&c| c == 2 * cap).count();
+        assert!(
+            full >= n - 2 * cap,
+            "spread {spread}: {full} full lists of {n}"
+        );
+        let set: std::collections::HashSet<_> = pairs.iter().copied().collect();
+        assert!(
+            pairs.iter().all(|&(i, j)| set.contains(&(j, i))),
+            "spread {spread}: a pair listed from one side"
+        );
+        assert!(
+            pairs.len() <= 2 * cap * n,
+            "spread {spread}: {} pairs",
+            pairs.len()
+        );
+    }
+    assert_eq!(listed_cap(0.02, 0.02), MAX_LISTED);
+    assert_eq!(listed_cap(0.16, 0.02), 512 * MAX_LISTED);
+    assert_eq!(listed_cap(2.0e3, 1.0e-3), usize::MAX);
+}

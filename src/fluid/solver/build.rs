@@ -3,7 +3,7 @@
 //! bucket, the gather into slot order and each slot's list, in two parallel passes over
 //! the same chunks of slots.
 
-use super::{prefetch_particle, DensitySolver, PREFETCH, SLOT_CHUNK, SOLID};
+use super::{prefetch_particle, DensitySolver, Params, PREFETCH, SLOT_CHUNK, SOLID};
 use crate::collision::colliders::Colliders;
 use crate::fluid::grid::{cell_of, choose_layout, Layout};
 use crate::fluid::Fluid;
@@ -129,6 +129,12 @@ impl DensitySolver {
         let rows = &this.rows[..];
         let planar = this.planar;
         let uniform = this.uniform;
+        // A solid slot keeps as many neighbours as the most any fluid's slot keeps.
+        let solid_cap = fluids
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.as_ref().is_some_and(|f| f.count > 0))
+            .fold(1, |a, (c, _)| a.max(params[c].listed));
         // The slot-to-particle map, rebuilt by the gather and checked one to one
         // below (the passes write each slot's particle through it).
         let (particle, slot_of) = this.particle.edit();
@@ -248,9 +254,23 @@ impl DensitySolver {
                 let ck = cell[k];
                 let clk = class[k];
                 let hashed = layout.is_hashed();
+                // A slot keeps at most `cap` neighbours (the first in scan order):
+                // beyond them it is in a crowd (`CROWD_DENSITY`).
+                let start = buf.len();
                 if uniform {
-                    let h2 = params[clk as usize].h2;
+                    let Params {
+                        h2, listed: cap, ..
+                    } = params[clk as usize];
                     let p = [pk.x, pk.y, pk.z];
+                    let scan = Scan {
+                        kernel: scan_kernel,
+                        p,
+                        h2,
+                        xyz: [xs, ys, zs],
+                        k,
+                        start,
+                        cap,
+                    };
                     if !hashed {
                         // The slot ranges of the 9 runs, scanned in one call.
                         if runs_cell != Some(ck) {
@@ -262,15 +282,26 @@ impl DensitySolver {
                             (runs_len, runs_cell) = (n, Some(ck));
                         }
                         let runs = &runs[..runs_len];
-                        scan_runs(scan_kernel, p, h2, xs, ys, zs, k, runs, buf);
+                        let total: usize = runs.iter().map(|r| (r[1] - r[0]) as usize).sum();
+                        if total <= CROWD_SCAN * cap {
+                            scan_runs(scan_kernel, p, h2, xs, ys, zs, k, runs, buf);
+                        } else {
+                            for &run in runs {
+                                if scan.pieces(run, buf, |_, _| {}) {
+                                    break;
+                                }
+                            }
+                        }
+                        buf.truncate(start + cap);
                         list_end[k - first] = buf.len() as u32;
                         continue;
                     }
                     layout.for_runs(rows, ck, |row, b0, b1| {
+                        if buf.len() - start >= cap {
+                            return;
+                        }
                         let run = [starts[b0], starts[b1]];
-                        let from = buf.len();
-                        scan_runs(scan_kernel, p, h2, xs, ys, zs, k, &[run], buf);
-                        if hashed {
+                        scan.pieces(run, buf, |from, buf| {
                             // A bucket also holds cells of other rows: each hit
                             // counts in the run of its own row only.
                             let mut keep = from;
@@ -282,13 +313,22 @@ impl DensitySolver {
                                 }
                             }
                             buf.truncate(keep);
-                        }
+                        });
                     });
+                    buf.truncate(start + cap);
                 } else {
                     let lk = layers[k];
+                    let cap = if clk == SOLID {
+                        solid_cap
+                    } else {
+                        params[clk as usize].listed
+                    };
                     layout.for_runs(rows, ck, |row, b0, b1| {
                         let (s0, s1) = (starts[b0] as usize, starts[b1] as usize);
                         for j in s0..s1 {
+                            if buf.len() - start >= cap {
+                                return;
+                            }
                             if j == k || (hashed && !layout.in_run(ck, row, cell[j])) {
                                 continue;
                             }
@@ -327,5 +367,64 @@ impl DensitySolver {
             // kernels need no check per list).
             lists.seal(m);
         });
+    }
+}
+
+/// A slot's scan of more than this many times the neighbours it keeps is a crowd's:
+/// its runs are scanned in pieces of [`CROWD_PIECE`] that stop at the cap (water at
+/// rest has about 27 / (4π/3) ≈ 6.4 candidates per neighbour within h in 3D, 9 / π
+/// ≈ 2.9 planar; the cap is 8 times its neighbours).
+const CROWD_SCAN: usize = 4;
+
+/// Candidates per scan in a crowd.
+const CROWD_PIECE: u32 = 256;
+
+/// One slot's scan of its runs for [`scan_runs`], keeping at most `cap` entries
+/// past `start` of the list buffer.
+struct Scan<'a> {
+    kernel: ScanKernel,
+    p: [f32; 3],
+    h2: f32,
+    xyz: [&'a [f32]; 3],
+    k: usize,
+    start: usize,
+    cap: usize,
+}
+
+impl Scan<'_> {
+    /// Scans `run` in pieces of [`CROWD_PIECE`] (one piece for a short run), each
+    /// piece's hits appended to `buf` and passed to `after` (with the length before
+    /// them), until `buf` holds `cap` entries past `start`: true when it does.
+    #[inline(always)]
+    fn pieces(
+        &self,
+        [a, b]: [u32; 2],
+        buf: &mut Vec<u32>,
+        mut after: impl FnMut(usize, &mut Vec<u32>),
+    ) -> bool {
+        let [xs, ys, zs] = self.xyz;
+        let mut from = a;
+        while from < b {
+            let to = b.min(from.saturating_add(CROWD_PIECE));
+            let at = buf.len();
+            let piece = [[from, to]];
+            scan_runs(
+                self.kernel,
+                self.p,
+                self.h2,
+                xs,
+                ys,
+                zs,
+                self.k,
+                &piece,
+                buf,
+            );
+            after(at, buf);
+            if buf.len() - self.start >= self.cap {
+                return true;
+            }
+            from = to;
+        }
+        false
     }
 }
