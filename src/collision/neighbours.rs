@@ -137,7 +137,11 @@ const LIST_RESERVE: usize = 16;
 /// crowd spreads and the lists are built again. In the dense layout a slot keeps its
 /// cap of partners above it, so every listed pair stays listed from both sides
 /// (momentum conserved); fast and wide particles, at most [`MAX_FAST`]` + n/256` of
-/// them, keep every partner.
+/// them, keep every partner. A pinned particle counts only movable partners (its
+/// pinned ones take no part in a contact), so a bed of overlapping pinned particles
+/// does not spend its cap; a movable particle within reach of more than the cap,
+/// pinned or not, is in a crowd (on a bed of pinned particles more than about twice
+/// their spacing in radius, say).
 pub const MAX_LISTED: usize = 256;
 
 /// The most partners a slow slot of radius `r` keeps ([`MAX_LISTED`] per volume of

@@ -459,7 +459,9 @@ impl Neighbours {
 
     /// The lists of every slot when the grid is dense: the lists of
     /// [`Self::build_lists`], the same entries in the same order, with each pair of
-    /// slow slots tested once.
+    /// slow slots tested once (outside a crowd: here a slot's cap, [`listed_cap`],
+    /// bounds the partners above it, so that a crowd's pairs stay listed from both
+    /// sides).
     ///
     /// In the dense layout the runs of a slot's scan are its 3 × 3 rows in bucket
     /// order, so a slow slot's list is ascending by slot; its test is symmetric
@@ -471,7 +473,8 @@ impl Neighbours {
     /// chunk), and slot k's list is the slots below it that listed k, ascending, then
     /// its forward list: a serial pass in slot order copies each forward list into
     /// place and appends k to the lists of its forward partners (a pinned slot keeps
-    /// an empty list, as in [`Self::build_lists`]). A fast slot scans on its own as
+    /// an empty list, as in [`Self::build_lists`], and its forward list only movable
+    /// partners). A fast slot scans on its own as
     /// there (no slow slot lists it: its slow partners see it through the fast
     /// pairs).
     fn build_lists_symmetric(&mut self, exec: &Executor) -> Result<()> {
@@ -553,8 +556,16 @@ impl Neighbours {
                     let ahead = &ahead[..kept];
                     let (kernel, probe) = (this.kernel, &probe);
                     let cap = listed_cap(this.radius[k], this.r_min);
-                    let done = if uniform {
+                    // A pinned slot's pinned partners are dropped by `transpose`: left
+                    // out here, they take none of its cap (a dense pinned bed).
+                    let pinned = this.hot[k].w == 0.0;
+                    let movable = |j: usize| this.hot[j].w != 0.0;
+                    let done = if uniform && !pinned {
                         collect_listed(kernel, &records, ahead, total, probe, buf, cap, |_, _| true)
+                    } else if uniform {
+                        collect_listed(kernel, &records, ahead, total, probe, buf, cap, |j, _| {
+                            movable(j)
+                        })
                     } else {
                         // The test of `test_runs` for a slow k in the dense layout.
                         let fk = this.filter[k];
@@ -565,7 +576,7 @@ impl Neighbours {
                             let group = (fk.group == 0)
                                 | (fk.group != fj.group)
                                 | (fk.self_collision & fj.self_collision);
-                            !fast_of[j] & layers & group
+                            !fast_of[j] & layers & group & (!pinned | movable(j))
                         })
                     };
                     if done.is_err() {

@@ -511,3 +511,45 @@ fn a_crowd_keeps_bounded_lists() {
     assert_eq!(listed_cap(0.16, 0.02), 512 * MAX_LISTED);
     assert_eq!(listed_cap(2.0e3, 1.0e-3), usize::MAX);
 }
+
+/// A dense pinned bed (10 × 10 × 10 pinned particles 1 cm apart, radius 2 cm: each
+/// within reach of about 500 others) under 100 movable particles of the same radius:
+/// the bed's particles are not a crowd to the movable ones, so every movable–pinned
+/// pair is listed. A pinned slot lists only movable partners above it (its pinned
+/// ones are dropped anyway), so its cap is not spent on the bed; before, the bed's
+/// pinned partners filled it and movable particles lost contacts with pinned ones
+/// below them (checked by mutation).
+#[test]
+fn a_dense_pinned_bed_keeps_every_contact_with_movable_particles() {
+    let h = 1.0 / 600.0;
+    let mut p = Particles::default();
+    p.reserve(1100).unwrap();
+    for i in 0..1000 {
+        let (x, y, z) = (i % 10, (i / 10) % 10, i / 100);
+        p.push(Vec3::new(x as f32, y as f32, z as f32) * 0.01, 0.0);
+    }
+    let mut rng = Lcg(5);
+    for _ in 0..100 {
+        let x = Vec3::new(rng.next() * 0.09, 0.12, rng.next() * 0.09);
+        p.push(x, 1.0);
+    }
+    for r in &mut p.radius {
+        *r = 0.02;
+    }
+    let exec = Executor::new(1).unwrap();
+    let mut s = Neighbours::default();
+    s.begin_step(&p, h, &exec).unwrap();
+    let movable = |&(i, _): &(usize, usize)| i >= 1000;
+    let want: Vec<_> = brute_force(&p, &s).into_iter().filter(movable).collect();
+    let got: Vec<_> = listed(&s).into_iter().filter(movable).collect();
+    assert!(want.len() > 2000, "{} pairs", want.len());
+    let missing = want
+        .iter()
+        .filter(|q| got.binary_search(q).is_err())
+        .count();
+    assert!(
+        missing == 0 && got.len() == want.len(),
+        "{missing} of {} pairs missing",
+        want.len()
+    );
+}
