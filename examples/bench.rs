@@ -11,6 +11,7 @@
 //! cargo run --release --example bench -- dam_break --n 32 --threads 2
 //! cargo run --release --example bench -- rings_2d --n 100 --threads 1
 //! cargo run --release --example bench -- stream --threads 2
+//! cargo run --release --example bench -- crowd --n 16000 --threads 2 --frames 5
 //! ```
 //!
 //! `stream` is no scene but the machine's yardstick for the README's roofline: STREAM's
@@ -29,6 +30,13 @@
 //! `max_density_ratio` after the last frame, and `front_0_25s`, `front_0_5s`,
 //! `front_1s` (m: the 99th percentile of the particles' x at those times; null when
 //! the run is shorter). Only the steps are timed.
+//!
+//! `crowd` (no reference: a robustness yardstick) adds `--n` particles (default 16,000)
+//! of radius 5 cm at one point, weightless, in the default world (8 substeps × 1) on
+//! `--threads`, or with `--fluid 1` emits as many water particles of the default fluid
+//! at one point, and times each of `--frames` frames (default 5 here): `frame_ms` (the
+//! first is the crowd's, every particle within reach of every other; the memory the
+//! process holds is the operating system's to read, `/usr/bin/time -f %M`).
 //!
 //! `cloth_body` and `ropes_body` are the same cloth and ropes built through the body
 //! builders (`World::add_cloth_grid`, `World::add_rope`), as a game builds them.
@@ -138,16 +146,20 @@ struct Options {
     diffuse: u32,
     /// dam_break: build and copy the surface mesh after every frame (`--surface 1`).
     surface: bool,
-    /// Whether --substeps / --iterations were given (dam_break has its own defaults).
+    /// crowd: water instead of particles (`--fluid 1`).
+    fluid: bool,
+    /// Whether --substeps / --iterations / --frames were given (dam_break and crowd
+    /// have their own defaults).
     substeps_set: bool,
     iterations_set: bool,
+    frames_set: bool,
 }
 
 fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d|stream> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--boulder R] [--colliders N] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1] [--schedule 0|1] [--diffuse C] [--surface 0|1]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d|stream|crowd> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--boulder R] [--colliders N] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1] [--schedule 0|1] [--diffuse C] [--surface 0|1] [--fluid 0|1]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -168,8 +180,10 @@ fn parse() -> Result<Options, String> {
         schedule: false,
         diffuse: 0,
         surface: false,
+        fluid: false,
         substeps_set: false,
         iterations_set: false,
+        frames_set: false,
     };
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(format!("{flag} needs a value"))?;
@@ -189,7 +203,10 @@ fn parse() -> Result<Options, String> {
                 o.iterations = number()?;
                 o.iterations_set = true;
             }
-            "--frames" => o.frames = number()?,
+            "--frames" => {
+                o.frames = number()?;
+                o.frames_set = true;
+            }
             "--snapshot" => o.snapshot = number()?,
             "--friction" => {
                 o.friction = value
@@ -223,6 +240,7 @@ fn parse() -> Result<Options, String> {
             "--schedule" => o.schedule = number()? != 0,
             "--diffuse" => o.diffuse = number()?,
             "--surface" => o.surface = number()? != 0,
+            "--fluid" => o.fluid = number()? != 0,
             "--solver" => {
                 o.solver = match value.as_str() {
                     "gs" | "gauss-seidel" => Solver::GaussSeidel,
@@ -606,6 +624,7 @@ fn main() -> ExitCode {
     let bench = |o: Options| match o.scene.as_str() {
         "rings_2d" => rings_2d(&o),
         "stream" => stream(&o),
+        "crowd" => crowd(&o),
         _ => run(&o),
     };
     match parse().and_then(bench) {
@@ -684,6 +703,50 @@ fn rings_2d(o: &Options) -> Result<String, String> {
 }
 
 /// `stream`: the STREAM copy and triad bandwidths of this machine (see the module doc).
+/// `crowd`: particles (or, with `--fluid 1`, water) added at one point; each frame
+/// timed. Fields: `frame_ms` (one figure per frame).
+fn crowd(o: &Options) -> Result<String, String> {
+    let n = o.n.unwrap_or(16_000);
+    if !(1..=1_000_000).contains(&n) {
+        return Err(format!(
+            "--n {n}: the particle count must be in 1..=1000000"
+        ));
+    }
+    let mut w = sinew::World::new(sinew::WorldDesc {
+        threads: o.threads,
+        gravity: sinew::Vec3::ZERO,
+        ..sinew::WorldDesc::default()
+    })
+    .map_err(|e| e.to_string())?;
+    let at = vec![sinew::Vec3::new(0.0, 1.0, 0.0); n as usize];
+    if o.fluid {
+        let f = w
+            .add_fluid(&sinew::FluidDesc {
+                capacity: n,
+                ..sinew::FluidDesc::default()
+            })
+            .map_err(|e| e.to_string())?;
+        w.emit_fluid(f, &at, None).map_err(|e| e.to_string())?;
+    } else {
+        let first = w.add_particles(&at, None).map_err(|e| e.to_string())?;
+        w.set_particle_radii(first, &vec![0.05; n as usize])
+            .map_err(|e| e.to_string())?;
+    }
+    let mut frames = Vec::new();
+    let count = if o.frames_set { o.frames.min(1000) } else { 5 };
+    for _ in 0..count {
+        let start = Instant::now();
+        w.step(FRAME_DT).map_err(|e| e.to_string())?;
+        frames.push(format!("{:.1}", start.elapsed().as_secs_f64() * 1e3));
+    }
+    Ok(format!(
+        "{{\"scene\":\"crowd\",\"n\":{n},\"fluid\":{},\"threads\":{},\"frame_ms\":[{}]}}",
+        o.fluid,
+        w.threads(),
+        frames.join(",")
+    ))
+}
+
 fn stream(o: &Options) -> Result<String, String> {
     let sizes_kib: Vec<usize> = match o.n {
         Some(mib) if (1..=4096).contains(&mib) => vec![mib as usize * 1024],

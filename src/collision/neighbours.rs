@@ -132,7 +132,7 @@ const LIST_RESERVE: usize = 16;
 /// 10 (a larger one among smaller ones: about 10 (1 + r / r_min)³ / 8); a particle
 /// that reaches more is in a crowd (particles added at one point, a burst spawned
 /// inside itself), whose complete lists grow as N² in time and memory (16,000
-/// particles at one point: 11 s and about 2.5 GB for the first step). A crowded
+/// particles at one point: about 10 s and 2.5 GB for the first step). A crowded
 /// particle's list is therefore not complete: it meets the rest of the crowd as the
 /// crowd spreads and the lists are built again. In the dense layout a slot keeps its
 /// cap of partners above it, so every listed pair stays listed from both sides

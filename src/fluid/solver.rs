@@ -203,7 +203,7 @@ const LIST_RESERVE: usize = 48;
 /// lattice within h (the volume of the kernel's ball, or disc, over the rest volume):
 /// water is nearly incompressible, so a slot that reaches more is in a crowd
 /// (particles emitted at one point), whose complete lists grow as N² in time and
-/// memory (16,000 particles emitted at one point: 1.8 s and 1 GB for the first step).
+/// memory (16,000 particles emitted at one point: 1.7 s and 1 GB for the first step).
 /// It keeps the first of them in scan order ([`Params::listed`]); its density then
 /// reads lower than it is, still far above rest, and the crowd spreads.
 const CROWD_DENSITY: f32 = 8.0;

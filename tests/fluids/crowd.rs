@@ -1,7 +1,7 @@
 //! Water emitted at one point (a crowd: every particle within every other's reach).
 //!
 //! * Complete neighbour lists of N particles at one point hold N² pairs (16,000
-//!   particles: 1.8 s and 1 GB for the first step; 64,000 would take 16 GB). A fluid
+//!   particles: 1.7 s and 1 GB for the first step; 64,000 would take 16 GB). A fluid
 //!   slot keeps at most 8 times the neighbours of its rest lattice within h (269 at
 //!   the default h of 2 spacings), the first of its scan: the first step's lists hold
 //!   at most that many per particle (without the cap the first substep's lists held
