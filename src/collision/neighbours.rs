@@ -161,7 +161,10 @@ fn listed_cap(r: f32, r_min: f32) -> usize {
 const CROWD_PIECE: u32 = 256;
 
 /// A slow particle's scan of more candidates than this is cut into pieces of
-/// [`CROWD_PIECE`] (a settled pile's scan tests about 100-300).
+/// [`CROWD_PIECE`]: 8 times the cap of [`MAX_LISTED`] partners (the scan covers 27
+/// cells of about its reach, the partners lie within a ball of that reach, 4π/3 of
+/// one cell: a scan holds about 6.4 candidates per partner), so below it the scan
+/// runs whole, as it always did.
 const CROWD_SCAN: usize = 2048;
 
 /// Side-list pairs reserved per fast particle (grown beyond it when needed).

@@ -383,9 +383,12 @@ const CROWD_PIECE: u32 = 256;
 /// past `start` of the list buffer.
 struct Scan<'a> {
     kernel: ScanKernel,
+    /// The slot's position (m, in the grid's frame) and its reach squared, h² (m²).
     p: [f32; 3],
     h2: f32,
+    /// The slots' coordinates (m), one array per axis, each padded by 8 entries.
     xyz: [&'a [f32]; 3],
+    /// The slot, the length of the list buffer before its list, and its cap.
     k: usize,
     start: usize,
     cap: usize,
