@@ -463,9 +463,14 @@ fn apply_corrections<P: Pairs>(
                                     add(p[1] as usize, &mut acc, &mut active);
                                 }
                             }
-                        }
-                        for p in fast.of(k) {
-                            add(p[1] as usize, &mut acc, &mut active);
+                            // Its fast partners too, only when it can move: a slot
+                            // whose inverse mass is 0 in this substep (pinned, or
+                            // asleep or paused: masked after the lists were built)
+                            // takes no share, and with a partner masked as well the
+                            // share w_k / (w_k + w_j) would be 0 / 0.
+                            for p in fast.of(k) {
+                                add(p[1] as usize, &mut acc, &mut active);
+                            }
                         }
                         if active > 0 {
                             *places.at(k) += acc.extend(0.0);
