@@ -19,7 +19,9 @@
 //! λ is reset at the start of each substep; the constraint force magnitude is
 //! |λ| / h² (N) (for PBD constraints it is the equivalent force of the correction).
 //! Degenerate pairs never produce NaN: coincident particles (no direction) and pairs
-//! whose ends are both pinned with α = 0 (nothing can move) are skipped.
+//! whose ends are both pinned (nothing can move; with α > 0 their Δλ = −C / α̃ alone
+//! overflows `f32` for a stiff enough compliance) are skipped: their λ stays 0, so
+//! they report no force.
 
 use std::ops::Range;
 

@@ -269,16 +269,19 @@ unsafe fn project_block<const L: usize, const FRESH: bool>(
     let mut finite = [false; L];
     for l in 0..L {
         let len = (dx[l] * dx[l] + dy[l] * dy[l] + dz[l] * dz[l]).sqrt();
-        let denom = wa[l] + wb[l] + alpha[l];
+        let moves = wa[l] + wb[l];
+        let denom = moves + alpha[l];
         let c = len - rest[l];
         // Δλ = k (−C − α̃λ) / denom; the correction scale Δλ / len is divided
         // separately so the two divisions do not wait on each other.
         let t = k[l] * (-c - alpha[l] * lambda[l]);
-        // Coincident particles and overflowed (inf) or NaN separations stay inactive;
-        // an inactive lane's correction d · 0 is ±0, except for a non-finite d, whose
-        // correction is dropped (∞ · 0 is NaN).
+        // Coincident particles, overflowed (inf) or NaN separations and pairs of two
+        // pinned (or masked) particles stay inactive; an inactive lane's correction
+        // d · 0 is ±0, except for a non-finite d, whose correction is dropped (∞ · 0
+        // is NaN). Two pinned ends move nothing, and their Δλ = −C / α̃ alone
+        // overflows for a stiff enough compliance.
         finite[l] = len < f32::INFINITY;
-        let active = len > MIN_LENGTH && finite[l] && denom > 0.0;
+        let active = len > MIN_LENGTH && finite[l] && moves > 0.0;
         dl[l] = if active { t / denom } else { 0.0 };
         scale[l] = if active { t / (denom * len) } else { 0.0 };
     }
@@ -413,16 +416,18 @@ pub(super) mod sse2 {
                 _mm_mul_ps(dz, dz),
             );
             let len = _mm_sqrt_ps(len2);
-            let denom = _mm_add_ps(_mm_add_ps(a3, b3), alpha);
+            let moves = _mm_add_ps(a3, b3);
+            let denom = _mm_add_ps(moves, alpha);
             let c = _mm_sub_ps(len, rest);
             let neg_c = _mm_xor_ps(c, sign);
             let t = _mm_mul_ps(k, _mm_sub_ps(neg_c, _mm_mul_ps(alpha, lambda)));
             // As in `project_block`: inactive for coincident, overflowed (inf) or NaN
-            // separations, and a non-finite d's correction is dropped (∞ · 0 is NaN).
+            // separations and two pinned ends, and a non-finite d's correction is
+            // dropped (∞ · 0 is NaN).
             let finite = _mm_cmplt_ps(len, _mm_set1_ps(f32::INFINITY));
             let active = _mm_and_ps(
                 _mm_and_ps(_mm_cmpgt_ps(len, _mm_set1_ps(MIN_LENGTH)), finite),
-                _mm_cmpgt_ps(denom, _mm_setzero_ps()),
+                _mm_cmpgt_ps(moves, _mm_setzero_ps()),
             );
             let dl = _mm_and_ps(active, _mm_div_ps(t, denom));
             let scale = _mm_and_ps(active, _mm_div_ps(t, _mm_mul_ps(denom, len)));
@@ -514,6 +519,11 @@ pub(crate) mod tests {
             })
             .collect();
         softness[3] = 0.0; // pair 3 (both ends pinned) is rigid: nothing can move
+                           // Pair 6, 13-14, both ends pinned too, with the smallest compliance: −C / α̃
+                           // alone overflows to −∞, so the pair must stay inactive (λ kept).
+        hot[13].w = 0.0;
+        hot[14].w = 0.0;
+        softness[6] = f32::from_bits(1);
         let lambda = (0..m).map(|_| rng.f() - 0.5).collect();
         (base, hot, pairs, [rest, softness, lambda])
     }
@@ -615,8 +625,15 @@ pub(crate) mod tests {
         // coincident ones where they were.
         let moved = hot_a.iter().zip(&hot0).filter(|(a, b)| a != b).count();
         assert!(moved > 40, "{moved} particles moved");
-        for i in [0, 7, 8, 9, 10, 11] {
+        for i in [0, 7, 8, 9, 10, 11, 13, 14] {
             assert_eq!(hot_a[i], hot0[i], "particle {i} must not move");
+        }
+        let lambda0 = scene().3[2].clone();
+        for s in [3, 6] {
+            assert_eq!(
+                lambda_a[s], lambda0[s],
+                "two pinned ends: slot {s} inactive"
+            );
         }
         assert!(hot_a.iter().all(|p| p.is_finite()) && lambda_a.iter().all(|l| l.is_finite()));
     }

@@ -209,11 +209,12 @@ pub(super) fn solve8<const RIGID: bool>(block: Block) -> Block {
         let len = _mm256_sqrt_ps(len2);
         let c = _mm256_sub_ps(len, rest);
         let neg_c = _mm256_xor_ps(c, sign);
+        let moves = _mm256_add_ps(aw, bw);
         let (denom, t) = if RIGID {
-            (_mm256_add_ps(aw, bw), neg_c)
+            (moves, neg_c)
         } else {
             (
-                _mm256_add_ps(_mm256_add_ps(aw, bw), alpha),
+                _mm256_add_ps(moves, alpha),
                 _mm256_mul_ps(k, _mm256_sub_ps(neg_c, _mm256_mul_ps(alpha, lambda))),
             )
         };
@@ -224,7 +225,7 @@ pub(super) fn solve8<const RIGID: bool>(block: Block) -> Block {
                 _mm256_cmp_ps::<_CMP_GT_OQ>(len, _mm256_set1_ps(MIN_LENGTH)),
                 finite,
             ),
-            _mm256_cmp_ps::<_CMP_GT_OQ>(denom, _mm256_setzero_ps()),
+            _mm256_cmp_ps::<_CMP_GT_OQ>(moves, _mm256_setzero_ps()),
         );
         let dl = _mm256_and_ps(active, _mm256_div_ps(t, denom));
         let scale = _mm256_and_ps(active, _mm256_div_ps(t, _mm256_mul_ps(denom, len)));

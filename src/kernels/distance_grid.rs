@@ -931,10 +931,11 @@ mod avx {
             let negative = softness.is_sign_negative();
             let alpha = if negative { 0.0 } else { softness * inv_h2 };
             let k = if negative { -softness } else { 1.0 };
-            let denom = (aw + bw) + alpha;
+            let moves = aw + bw;
+            let denom = moves + alpha;
             let t = k * (neg_c - alpha * lambda);
             let finite = len < f32::INFINITY;
-            let active = len > MIN_LENGTH && finite && denom > 0.0;
+            let active = len > MIN_LENGTH && finite && moves > 0.0;
             let dl = if active { t / denom } else { 0.0 };
             let scale = if active { t / (denom * len) } else { 0.0 };
             *slots.lambda.as_ptr().add(slot) = lambda + dl;

@@ -158,8 +158,9 @@ pub(crate) unsafe fn project_scalar(
             };
             let at = compliance * inv_h2;
             let len = d.length();
-            let denom = (pa.w + pb.w) + at;
-            if !(len > MIN_LENGTH && len < f32::INFINITY) || denom <= 0.0 {
+            let moves = pa.w + pb.w;
+            let denom = moves + at;
+            if !(len > MIN_LENGTH && len < f32::INFINITY) || moves <= 0.0 {
                 // +0 and −0 (the AVX kernel's sign flip of a zero correction).
                 out.set(o, Vec4::ZERO);
                 out.set(o + 1, Vec4::new(-0.0, -0.0, -0.0, 0.0));
@@ -415,15 +416,17 @@ mod avx {
                 _mm256_mul_ps(dz, dz),
             );
             let len = _mm256_sqrt_ps(len2);
-            let denom = _mm256_add_ps(_mm256_add_ps(aw, bw), at);
-            // Active: MIN_LENGTH < len < ∞ (false for NaN) and not denom ≤ 0 (true for
-            // NaN), exactly the scalar test.
+            let moves = _mm256_add_ps(aw, bw);
+            let denom = _mm256_add_ps(moves, at);
+            // Active: MIN_LENGTH < len < ∞ (false for NaN) and not w_a + w_b ≤ 0, exactly
+            // the scalar test (two pinned ends move nothing; their Δλ = −C / α̃ alone
+            // overflows for a stiff enough compliance).
             let active = _mm256_and_ps(
                 _mm256_and_ps(
                     _mm256_cmp_ps::<_CMP_GT_OQ>(len, _mm256_set1_ps(MIN_LENGTH)),
                     _mm256_cmp_ps::<_CMP_LT_OQ>(len, _mm256_set1_ps(f32::INFINITY)),
                 ),
-                _mm256_cmp_ps::<_CMP_NLE_UQ>(denom, _mm256_setzero_ps()),
+                _mm256_cmp_ps::<_CMP_NLE_UQ>(moves, _mm256_setzero_ps()),
             );
             let c = _mm256_sub_ps(len, rest);
             let t = _mm256_mul_ps(

@@ -149,6 +149,16 @@ const FOUND: &[(u64, u64, &str)] = &[
         31_741,
         "a forged rope body of no particles and 6 links: its breakable rope was refused",
     ),
+    (
+        146031,
+        46_243,
+        "two pinned ends, compliance 6e-39 m/N: Δλ = -C/α̃ overflowed, λ -inf refused",
+    ),
+    (
+        146047,
+        6_370,
+        "two sleeping particles as fast partners: a 0/0 share, NaN past the recovery",
+    ),
 ];
 
 #[test]
