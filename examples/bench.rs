@@ -702,7 +702,6 @@ fn rings_2d(o: &Options) -> Result<String, String> {
     ))
 }
 
-/// `stream`: the STREAM copy and triad bandwidths of this machine (see the module doc).
 /// `crowd`: particles (or, with `--fluid 1`, water) added at one point; each frame
 /// timed. Fields: `frame_ms` (one figure per frame).
 fn crowd(o: &Options) -> Result<String, String> {
@@ -747,6 +746,7 @@ fn crowd(o: &Options) -> Result<String, String> {
     ))
 }
 
+/// `stream`: the STREAM copy and triad bandwidths of this machine (see the module doc).
 fn stream(o: &Options) -> Result<String, String> {
     let sizes_kib: Vec<usize> = match o.n {
         Some(mib) if (1..=4096).contains(&mib) => vec![mib as usize * 1024],
